@@ -1,0 +1,133 @@
+//! Command-line arguments (clap derive).
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use vcalloc::vcsched::Method;
+
+/// Optimal and certified near-optimal resource allocation for virtualized clusters.
+#[derive(Debug, Parser)]
+#[command(name = "vcalloc", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve an instance with one method; prints the solution JSON.
+    Solve {
+        #[command(subcommand)]
+        problem: SolveProblem,
+    },
+    /// Re-check a solution file against its instance (exit 1 on a violation).
+    Verify {
+        /// Instance file (JSON, or CSV with --hosts).
+        instance: PathBuf,
+        /// Solution file written by `vcalloc solve`.
+        solution: PathBuf,
+        /// Number of hosts, for a CSV instance.
+        #[arg(long)]
+        hosts: Option<usize>,
+    },
+    /// Generate a random instance.
+    Generate {
+        #[command(subcommand)]
+        problem: GenerateProblem,
+    },
+    /// Write the MILP of an instance in CPLEX LP format, for any other solver.
+    ExportLp {
+        /// Instance file (JSON, or CSV with --hosts).
+        instance: PathBuf,
+        /// Output LP file.
+        #[arg(long)]
+        out: PathBuf,
+        /// Number of hosts, for a CSV instance.
+        #[arg(long)]
+        hosts: Option<usize>,
+        /// Leave out the symmetry-breaking bounds (the paper's equations 3–11 only).
+        #[arg(long)]
+        no_symmetry_breaking: bool,
+    },
+    /// Solve the embedded demo instance with the MILP, MCB8 and GR and print a table.
+    Demo,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SolveProblem {
+    /// VCSched: maximise the minimum yield of jobs on identical hosts (RR-6692).
+    Vcsched(SolveVcsched),
+}
+
+#[derive(Debug, Args)]
+pub struct SolveVcsched {
+    /// Instance file (JSON, or CSV with --hosts).
+    pub file: PathBuf,
+    /// Method: milp, lp-bound, gr, sg, gb, sgb, mcb1 … mcb8, rrnd, rrnz.
+    #[arg(long, value_parser = parse_method)]
+    pub method: Method,
+    /// Wall-clock limit in seconds; the MILP then returns its incumbent, bound and gap.
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    /// Seed of the randomised methods.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Write the solution JSON here instead of standard output.
+    #[arg(long)]
+    pub output: Option<PathBuf>,
+    /// Skip the average-yield phase (§3.5).
+    #[arg(long)]
+    pub no_avg_phase: bool,
+    /// Number of hosts, for a CSV instance.
+    #[arg(long)]
+    pub hosts: Option<usize>,
+    /// GB/SGB: cap on job placement attempts.
+    #[arg(long, default_value_t = 500_000)]
+    pub max_attempts: u64,
+    /// MCB: width of the yield bracket at which the binary search stops.
+    #[arg(long, default_value_t = 1e-4)]
+    pub mcb_tolerance: f64,
+    /// Threads HiGHS may use.
+    #[arg(long, default_value_t = 1)]
+    pub threads: u32,
+    /// MILP: leave out the symmetry-breaking bounds.
+    #[arg(long)]
+    pub no_symmetry_breaking: bool,
+    /// MILP: do not seed HiGHS with the MCB8 placement.
+    #[arg(long)]
+    pub no_warm_start: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GenerateProblem {
+    /// A §4.1 VCSched instance.
+    Vcsched(GenerateVcsched),
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateVcsched {
+    /// Hosts H.
+    #[arg(long)]
+    pub hosts: usize,
+    /// Jobs J.
+    #[arg(long)]
+    pub jobs: usize,
+    /// Memory slack in [0, 1): mean memory need is H (1 − slack) / J.
+    #[arg(long)]
+    pub slack: f64,
+    /// Coefficient of variation of memory needs.
+    #[arg(long)]
+    pub cv_mem: f64,
+    /// Coefficient of variation of CPU needs (mean 0.5).
+    #[arg(long)]
+    pub cv_cpu: f64,
+    /// Seed of the random stream.
+    #[arg(long)]
+    pub seed: u64,
+    /// Write the instance here instead of standard output.
+    #[arg(long)]
+    pub output: Option<PathBuf>,
+}
+
+fn parse_method(s: &str) -> Result<Method, String> {
+    s.parse()
+}

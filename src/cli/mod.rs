@@ -1,0 +1,7 @@
+//! The command-line front end: parses arguments, calls the library, prints results.
+
+pub mod args;
+mod commands;
+mod table;
+
+pub use commands::run;

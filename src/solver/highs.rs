@@ -1,0 +1,232 @@
+//! The HiGHS adapter: every LP and MILP of the crate goes through [`solve`].
+//!
+//! It owns the things that are easy to get wrong once per model: the time limit comes from
+//! one [`Deadline`], solver chatter is off, tolerances are explicit, and HiGHS's status is
+//! mapped to [`LinearStatus`] without trusting "optimal" blindly: a MIP is reported optimal
+//! only when HiGHS's own `mip_gap` is within the requested gap, and the dual bound is
+//! cross-checked against the incumbent.
+
+use super::deadline::Deadline;
+use super::linear::{LinearModel, Sense};
+use crate::error::{Error, Result};
+use highs::{ColProblem, HighsModelStatus, HighsSolutionStatus};
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// Options handed to HiGHS for one solve.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HighsSettings {
+    /// Threads HiGHS may use (1 when many solves run in parallel).
+    pub threads: u32,
+    /// Relative MIP gap at which HiGHS stops (`mip_rel_gap`).
+    pub mip_rel_gap: f64,
+    /// Absolute MIP gap at which HiGHS stops (`mip_abs_gap`).
+    pub mip_abs_gap: f64,
+    /// Primal feasibility tolerance, also used for integrality (`mip_feasibility_tolerance`).
+    pub feasibility_tolerance: f64,
+    /// HiGHS's random seed (it changes tie-breaking, hence reproducibility).
+    pub random_seed: i32,
+}
+
+impl Default for HighsSettings {
+    fn default() -> Self {
+        HighsSettings {
+            threads: 1,
+            mip_rel_gap: 1e-7,
+            mip_abs_gap: 1e-9,
+            feasibility_tolerance: 1e-9,
+            random_seed: 0,
+        }
+    }
+}
+
+/// What HiGHS concluded, after our checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinearStatus {
+    /// Optimal within the requested tolerances (for a MIP, `mip_gap` checked).
+    Optimal,
+    /// A feasible point is known but optimality is not proven (limit reached or gap open).
+    Feasible,
+    /// Proven infeasible.
+    Infeasible,
+    /// Proven unbounded.
+    Unbounded,
+    /// A limit was reached with no feasible point.
+    NoSolution,
+}
+
+/// The answer of one HiGHS solve.
+#[derive(Debug, Clone)]
+pub struct LinearOutcome {
+    /// Mapped status.
+    pub status: LinearStatus,
+    /// Objective of the returned point, when there is one.
+    pub objective: Option<f64>,
+    /// Best proven bound on the optimum (upper for maximisation, lower for minimisation).
+    pub dual_bound: Option<f64>,
+    /// Column values, when a feasible point is known.
+    pub columns: Option<Vec<f64>>,
+    /// Row duals (LPs only, at optimality).
+    pub row_duals: Option<Vec<f64>>,
+    /// HiGHS's raw model status, for logs.
+    pub raw_status: String,
+    /// Simplex iterations spent.
+    pub iterations: i64,
+    /// Wall-clock seconds spent in HiGHS.
+    pub seconds: f64,
+}
+
+fn set<V: highs::HighsOptionValue>(model: &mut highs::Model, name: &str, value: V) -> Result<()> {
+    model
+        .try_set_option(name, value)
+        .map_err(|e| Error::Highs(format!("option {name}: {e}")))
+}
+
+/// Solves `model` with HiGHS, stopping at `deadline`; `start` is an optional feasible point
+/// given to HiGHS as its first incumbent.
+pub fn solve(
+    model: &LinearModel,
+    settings: &HighsSettings,
+    deadline: &Deadline,
+    start: Option<&[f64]>,
+) -> Result<LinearOutcome> {
+    let began = Instant::now();
+    let mut problem = ColProblem::default();
+    let rows: Vec<highs::Row> = model
+        .rows
+        .iter()
+        .map(|r| problem.add_row(r.bounds.lower..=r.bounds.upper))
+        .collect();
+    for c in &model.cols {
+        let factors: Vec<(highs::Row, f64)> =
+            c.entries.iter().map(|&(r, a)| (rows[r.0], a)).collect();
+        problem.add_column_with_integrality(
+            c.cost,
+            c.bounds.lower..=c.bounds.upper,
+            factors,
+            c.integer,
+        );
+    }
+    let sense = match model.sense {
+        Sense::Maximize => highs::Sense::Maximise,
+        Sense::Minimize => highs::Sense::Minimise,
+    };
+    let mut m = problem
+        .try_optimise(sense)
+        .map_err(|e| Error::Highs(format!("model rejected: {e:?}")))?;
+    m.make_quiet();
+    set(&mut m, "threads", settings.threads.max(1) as i32)?;
+    set(&mut m, "mip_rel_gap", settings.mip_rel_gap)?;
+    set(&mut m, "mip_abs_gap", settings.mip_abs_gap)?;
+    set(
+        &mut m,
+        "mip_feasibility_tolerance",
+        settings.feasibility_tolerance,
+    )?;
+    set(
+        &mut m,
+        "primal_feasibility_tolerance",
+        settings.feasibility_tolerance,
+    )?;
+    set(&mut m, "random_seed", settings.random_seed)?;
+    if let Some(left) = deadline.remaining_secs() {
+        set(&mut m, "time_limit", left.max(1e-3))?;
+    }
+    let mip = model.is_mip();
+    if let (Some(x), true) = (start, mip) {
+        if x.len() == model.cols.len() && model.max_violation(x) <= settings.feasibility_tolerance {
+            m.try_set_solution(Some(x), None, None, None)
+                .map_err(|e| Error::Highs(format!("set_solution: {e:?}")))?;
+        }
+    }
+    let solved = m
+        .try_solve()
+        .map_err(|e| Error::Highs(format!("run failed: {e:?}")))?;
+    let raw = solved.status();
+    let has_point = solved.primal_solution_status() == HighsSolutionStatus::Feasible;
+    let columns = has_point.then(|| solved.get_solution().columns().to_vec());
+    let objective = columns.as_ref().map(|x| model.objective_of(x));
+    let maximize = model.sense == Sense::Maximize;
+
+    let (status, dual_bound) = match raw {
+        HighsModelStatus::Optimal if mip => {
+            let gap = solved.mip_gap();
+            let bound = solved
+                .double_info_value(c"mip_dual_bound")
+                .map_err(|e| Error::Highs(format!("mip_dual_bound: {e:?}")))?;
+            let obj = objective.ok_or_else(|| {
+                Error::Highs("HiGHS said optimal but returned no feasible point".into())
+            })?;
+            let abs = (bound - obj).abs();
+            let proven = gap <= settings.mip_rel_gap * (1.0 + 1e-9) || abs <= settings.mip_abs_gap;
+            // The bound must not cut off the incumbent (beyond the feasibility tolerance).
+            let slack = 1e-6 * (1.0 + obj.abs());
+            let consistent = if maximize {
+                bound >= obj - slack
+            } else {
+                bound <= obj + slack
+            };
+            if !consistent {
+                return Err(Error::Consistency(format!(
+                    "HiGHS dual bound {bound} is on the wrong side of its incumbent {obj}"
+                )));
+            }
+            let st = if proven {
+                LinearStatus::Optimal
+            } else {
+                LinearStatus::Feasible
+            };
+            (st, Some(bound))
+        }
+        HighsModelStatus::Optimal => {
+            let obj = objective
+                .ok_or_else(|| Error::Highs("HiGHS said optimal but has no primal point".into()))?;
+            (LinearStatus::Optimal, Some(obj))
+        }
+        HighsModelStatus::Infeasible => (LinearStatus::Infeasible, None),
+        HighsModelStatus::UnboundedOrInfeasible if model.all_bounded() => {
+            (LinearStatus::Infeasible, None)
+        }
+        HighsModelStatus::Unbounded => (LinearStatus::Unbounded, None),
+        HighsModelStatus::ReachedTimeLimit
+        | HighsModelStatus::ReachedIterationLimit
+        | HighsModelStatus::ReachedSolutionLimit
+        | HighsModelStatus::ReachedInterrupt
+        | HighsModelStatus::ReachedMemoryLimit
+        | HighsModelStatus::ObjectiveBound
+        | HighsModelStatus::ObjectiveTarget => {
+            let bound = if mip {
+                solved
+                    .double_info_value(c"mip_dual_bound")
+                    .ok()
+                    .filter(|b| b.is_finite())
+            } else {
+                None
+            };
+            let st = if has_point {
+                LinearStatus::Feasible
+            } else {
+                LinearStatus::NoSolution
+            };
+            (st, bound)
+        }
+        other => return Err(Error::Highs(format!("unexpected model status {other:?}"))),
+    };
+    let row_duals = (!mip && status == LinearStatus::Optimal)
+        .then(|| solved.get_solution().dual_rows().to_vec());
+    log::debug!(
+        "HiGHS: {raw:?} -> {status:?}, objective {objective:?}, bound {dual_bound:?}, {:.3}s",
+        began.elapsed().as_secs_f64()
+    );
+    Ok(LinearOutcome {
+        status,
+        objective,
+        dual_bound,
+        columns,
+        row_duals,
+        raw_status: format!("{raw:?}"),
+        iterations: solved.simplex_iteration_count(),
+        seconds: began.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,376 @@
+//! The methods of VCSched, their settings, and the one entry point [`solve`] that turns any
+//! of them into a [`Solution`] with its bound and gap.
+
+use super::allocation::{allocate, memory_feasible, Placement};
+use super::instance::Instance;
+use super::solution::{JobGrant, Solution};
+use super::{greedy, mcb, milp, rounding};
+use crate::error::{Error, InputError, Location, Result};
+use crate::outcome::{relative_gap, status_with_solution};
+use crate::solver::{self, Deadline, HighsSettings, LinearStatus};
+use crate::Status;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// A VCSched method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Equations 3–11 solved by HiGHS.
+    Milp,
+    /// The rational relaxation (closed form and HiGHS).
+    LpBound,
+    /// Greedy, jobs in file order.
+    Gr,
+    /// Greedy, jobs by decreasing memory.
+    Sg,
+    /// Greedy with backtracking.
+    Gb,
+    /// Sorted greedy with backtracking.
+    Sgb,
+    /// Multi-capacity bin packing, variant 1–8.
+    Mcb(u8),
+    /// Randomised rounding of the relaxation.
+    Rrnd,
+    /// Randomised rounding with no zero probability.
+    Rrnz,
+}
+
+impl Method {
+    /// Every method, in the order tables list them.
+    pub fn all() -> Vec<Method> {
+        let mut v = vec![
+            Method::Milp,
+            Method::LpBound,
+            Method::Gr,
+            Method::Sg,
+            Method::Gb,
+        ];
+        v.push(Method::Sgb);
+        v.extend((1..=8).map(Method::Mcb));
+        v.extend([Method::Rrnd, Method::Rrnz]);
+        v
+    }
+
+    /// The heuristics (every method but `milp` and `lp-bound`).
+    pub fn heuristics() -> Vec<Method> {
+        Self::all().into_iter().skip(2).collect()
+    }
+
+    /// The name used on the command line and in files.
+    pub fn name(&self) -> String {
+        match self {
+            Method::Milp => "milp".into(),
+            Method::LpBound => "lp-bound".into(),
+            Method::Gr => "gr".into(),
+            Method::Sg => "sg".into(),
+            Method::Gb => "gb".into(),
+            Method::Sgb => "sgb".into(),
+            Method::Mcb(k) => format!("mcb{k}"),
+            Method::Rrnd => "rrnd".into(),
+            Method::Rrnz => "rrnz".into(),
+        }
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        Method::all()
+            .into_iter()
+            .find(|m| m.name() == s.to_ascii_lowercase())
+            .ok_or_else(|| {
+                let names: Vec<String> = Method::all().iter().map(Method::name).collect();
+                format!("unknown method `{s}`; expected one of {}", names.join(", "))
+            })
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// Every limit and knob of the VCSched methods, with the paper's values as defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// Wall-clock limit in seconds for the whole method (`None`: no limit).
+    pub time_limit: Option<f64>,
+    /// Seed of the randomised methods (RRND, RRNZ).
+    pub seed: u64,
+    /// Run the §3.5 average-yield phase after the minimum yield.
+    pub avg_phase: bool,
+    /// GB/SGB: cap on job placement attempts (the paper's 500,000).
+    pub max_attempts: u64,
+    /// MCB: the binary search on the yield stops when its bracket is narrower than this.
+    pub mcb_tolerance: f64,
+    /// RRNZ: the probability given to hosts whose relaxed `e_ij` is zero (the paper's 0.01).
+    pub rounding_epsilon: f64,
+    /// A solution is reported optimal when `upper_bound − min_yield` is at most this.
+    pub gap_tolerance: f64,
+    /// MILP: fix `e_ij = 0` for `j > i` (identical hosts; see `models/vcsched.md`).
+    pub symmetry_breaking: bool,
+    /// MILP: give HiGHS the MCB8 placement as its first incumbent.
+    pub warm_start: bool,
+    /// Options passed to HiGHS.
+    pub highs: HighsSettings,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            time_limit: None,
+            seed: 0,
+            avg_phase: true,
+            max_attempts: 500_000,
+            mcb_tolerance: 1e-4,
+            rounding_epsilon: 0.01,
+            gap_tolerance: 1e-6,
+            symmetry_breaking: true,
+            warm_start: true,
+            highs: HighsSettings::default(),
+        }
+    }
+}
+
+impl Settings {
+    /// Rejects settings no method can honour.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |name: &str, v: String, why: &str| -> Result<()> {
+            Err(InputError::new("<arguments>", Location::Argument(name.into()), v, why).into())
+        };
+        if let Some(t) = self.time_limit {
+            if !(t.is_finite() && t > 0.0) {
+                return bad(
+                    "--time-limit",
+                    t.to_string(),
+                    "must be a positive number of seconds",
+                );
+            }
+        }
+        if !(self.mcb_tolerance.is_finite() && self.mcb_tolerance > 0.0) {
+            return bad(
+                "mcb_tolerance",
+                self.mcb_tolerance.to_string(),
+                "must be positive",
+            );
+        }
+        if !(0.0..=1.0).contains(&self.rounding_epsilon) {
+            return bad(
+                "rounding_epsilon",
+                self.rounding_epsilon.to_string(),
+                "must be in [0, 1]",
+            );
+        }
+        if !(self.gap_tolerance.is_finite() && self.gap_tolerance >= 0.0) {
+            return bad(
+                "gap_tolerance",
+                self.gap_tolerance.to_string(),
+                "must be >= 0",
+            );
+        }
+        if self.max_attempts == 0 {
+            return bad("--max-attempts", "0".into(), "must be at least 1");
+        }
+        Ok(())
+    }
+}
+
+/// What a method found before scoring: a placement, a better bound, counters.
+struct Found {
+    placement: Option<Placement>,
+    bound: Option<f64>,
+    infeasible: bool,
+    stats: BTreeMap<String, f64>,
+}
+
+impl Found {
+    fn placement(placement: Option<Placement>) -> Self {
+        Found {
+            placement,
+            bound: None,
+            infeasible: false,
+            stats: BTreeMap::new(),
+        }
+    }
+    fn stat(mut self, name: &str, v: f64) -> Self {
+        self.stats.insert(name.into(), v);
+        self
+    }
+}
+
+/// Solves `inst` with `method`: minimum yield first, then (unless disabled) average yield.
+pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Solution> {
+    settings.validate()?;
+    let began = Instant::now();
+    let deadline = Deadline::after(settings.time_limit);
+    let closed = milp::closed_form_bound(inst);
+    let found = match (method, closed) {
+        (Method::LpBound, _) => lp_bound(inst, settings, &deadline)?,
+        // Σ m_i > H: the relaxation is infeasible, which proves the problem is.
+        (_, None) => Found {
+            infeasible: true,
+            ..Found::placement(None)
+        },
+        (Method::Milp, Some(ub)) => exact(inst, settings, &deadline, ub)?,
+        (Method::Gr, _) => Found::placement(greedy::greedy(inst, &greedy::file_order(inst))),
+        (Method::Sg, _) => Found::placement(greedy::greedy(inst, &greedy::memory_order(inst))),
+        (Method::Gb | Method::Sgb, _) => {
+            let order = if method == Method::Gb {
+                greedy::file_order(inst)
+            } else {
+                greedy::memory_order(inst)
+            };
+            let b = greedy::backtracking(inst, &order, settings.max_attempts, &deadline);
+            Found::placement(b.placement)
+                .stat("attempts", b.attempts as f64)
+                .stat("truncated", f64::from(u8::from(b.truncated)))
+        }
+        (Method::Mcb(k), Some(ub)) => {
+            let r = mcb::mcb(inst, k, ub, settings.mcb_tolerance);
+            Found::placement(r.placement).stat("trials", f64::from(r.trials))
+        }
+        (Method::Rrnd | Method::Rrnz, _) => {
+            let relax = milp::solve_relaxation(inst, &settings.highs, &deadline)?;
+            let eps = if method == Method::Rrnz {
+                settings.rounding_epsilon
+            } else {
+                0.0
+            };
+            let p = relax
+                .columns
+                .as_ref()
+                .and_then(|x| rounding::round(inst, &relax.layout, x, eps, settings.seed));
+            Found::placement(p)
+        }
+    };
+    finish(inst, method, settings, closed, found, began)
+}
+
+/// Scores a placement against the best bound and builds the solution file.
+fn finish(
+    inst: &Instance,
+    method: Method,
+    settings: &Settings,
+    closed: Option<f64>,
+    found: Found,
+    began: Instant,
+) -> Result<Solution> {
+    let bound = match (closed, found.bound) {
+        (Some(c), Some(b)) => Some(c.min(b)),
+        (c, b) => c.or(b),
+    };
+    let mut sol = Solution {
+        problem: "vcsched".into(),
+        method: method.name(),
+        status: if found.infeasible {
+            Status::Infeasible
+        } else {
+            Status::Unknown
+        },
+        min_yield: None,
+        avg_yield: None,
+        upper_bound: if found.infeasible { None } else { bound },
+        gap: None,
+        seconds: 0.0,
+        jobs: Vec::new(),
+        stats: found.stats,
+    };
+    if let (Some(p), false) = (found.placement, found.infeasible) {
+        if !memory_feasible(inst, &p, 1e-9) {
+            return Err(Error::Consistency(format!(
+                "{method} returned a placement that overflows a host's memory"
+            )));
+        }
+        let alloc = allocate(inst, &p, settings.avg_phase);
+        let ub = bound.unwrap_or(1.0);
+        if alloc.min_yield > ub + 1e-6 {
+            return Err(Error::Consistency(format!(
+                "{method}: minimum yield {} above the proven bound {ub}",
+                alloc.min_yield
+            )));
+        }
+        let ub = ub.max(alloc.min_yield);
+        sol.status = status_with_solution(alloc.min_yield, ub, settings.gap_tolerance);
+        sol.upper_bound = Some(ub);
+        sol.gap = Some(relative_gap(alloc.min_yield, ub));
+        sol.min_yield = Some(alloc.min_yield);
+        sol.avg_yield = Some(alloc.avg_yield);
+        sol.jobs = p
+            .iter()
+            .zip(&alloc.cpu)
+            .map(|(&host, &cpu)| JobGrant { host, cpu })
+            .collect();
+    }
+    sol.seconds = began.elapsed().as_secs_f64();
+    Ok(sol)
+}
+
+fn lp_bound(inst: &Instance, settings: &Settings, deadline: &Deadline) -> Result<Found> {
+    let relax = milp::solve_relaxation(inst, &settings.highs, deadline)?;
+    let mut f = Found {
+        infeasible: relax.value.is_none(),
+        ..Found::placement(None)
+    };
+    f.bound = relax.value;
+    if let Some(c) = milp::closed_form_bound(inst) {
+        f = f.stat("lp_closed_form", c);
+    }
+    if let Some(v) = relax.value {
+        f = f.stat("lp_highs", v);
+    }
+    Ok(f)
+}
+
+fn exact(inst: &Instance, settings: &Settings, deadline: &Deadline, ub: f64) -> Result<Found> {
+    let form = milp::Formulation {
+        symmetry_breaking: settings.symmetry_breaking,
+    };
+    let (model, layout) = milp::build(inst, form);
+    // MCB8 seeds HiGHS with an incumbent, relabelled so it respects the symmetry breaking.
+    let seed = settings
+        .warm_start
+        .then(|| mcb::mcb(inst, 8, ub, settings.mcb_tolerance).placement)
+        .flatten()
+        .map(|p| canonical_labels(&p));
+    let start = seed.as_ref().map(|p| {
+        let y = super::allocation::placement_min_yield(inst, p);
+        milp::start_vector(inst, &layout, p, y)
+    });
+    let out = solver::solve(&model, &settings.highs, deadline, start.as_deref())?;
+    let mut f = Found::placement(None)
+        .stat("highs_iterations", out.iterations as f64)
+        .stat("highs_seconds", out.seconds);
+    match out.status {
+        LinearStatus::Infeasible => f.infeasible = true,
+        LinearStatus::Unbounded => {
+            return Err(Error::Highs("the VCSched MILP cannot be unbounded".into()))
+        }
+        _ => {
+            f.bound = out.dual_bound;
+            let from_highs = out.columns.map(|x| milp::placement_of(&layout, &x));
+            let from_highs = from_highs.filter(|p| memory_feasible(inst, p, 1e-9));
+            // Keep the better of HiGHS's incumbent and the seed (HiGHS may stop before
+            // accepting the seed when the time limit is tiny).
+            let score = |p: &Placement| super::allocation::placement_min_yield(inst, p);
+            f.placement = match (from_highs, seed) {
+                (Some(a), Some(b)) => Some(if score(&b) > score(&a) { b } else { a }),
+                (a, b) => a.or(b),
+            };
+        }
+    }
+    Ok(f)
+}
+
+/// Relabels hosts in order of first use, so that job `i` sits on a host `≤ i`.
+fn canonical_labels(p: &[usize]) -> Placement {
+    let mut map = BTreeMap::new();
+    p.iter()
+        .map(|&h| {
+            let next = map.len();
+            *map.entry(h).or_insert(next)
+        })
+        .collect()
+}

@@ -1,0 +1,25 @@
+//! VCSched (Casanova, Schanzenbach, Stillwell, Vivien, RR-6692, 2008): place jobs with a CPU
+//! need and a memory need on identical hosts so as to maximise the minimum yield, then the
+//! average yield.
+
+mod allocation;
+pub mod avg_lp;
+pub mod brute;
+mod generate;
+pub mod greedy;
+mod instance;
+pub mod mcb;
+mod method;
+pub mod milp;
+pub mod rounding;
+mod solution;
+mod verify;
+
+pub use allocation::{
+    allocate, host_loads, memory_feasible, placement_min_yield, Allocation, Placement,
+};
+pub use generate::{generate, Spec};
+pub use instance::{Instance, Job, MAX_HOSTS};
+pub use method::{solve, Method, Settings};
+pub use solution::{JobGrant, Solution};
+pub use verify::{verify, Violation, OPTIMALITY_GAP, TOLERANCE};
