@@ -67,14 +67,11 @@ impl InputError {
 
 impl std::fmt::Display for InputError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}: {}: value `{}`: {}",
-            self.file.display(),
-            self.location,
-            self.value,
-            self.reason
-        )
+        write!(f, "{}: {}: ", self.file.display(), self.location)?;
+        if !self.value.is_empty() {
+            write!(f, "value `{}`: ", self.value)?;
+        }
+        f.write_str(&self.reason)
     }
 }
 

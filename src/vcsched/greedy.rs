@@ -112,7 +112,8 @@ pub fn backtracking(
                 }
             }
             Some(h) => {
-                if attempts >= max_attempts || (attempts % 1024 == 0 && deadline.expired()) {
+                if attempts >= max_attempts || (attempts.is_multiple_of(1024) && deadline.expired())
+                {
                     return Backtrack {
                         placement: None,
                         attempts,

@@ -1,0 +1,248 @@
+//! Bad input gets a clear error naming the file, the field or line, the value and the reason,
+//! with exit code 2 — never a panic. One test per case, through the real binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn vcalloc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vcalloc"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
+    let p = dir.path().join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Runs `solve vcsched FILE --method mcb8 [extra]` and checks exit code 2 and that stderr
+/// mentions every fragment.
+fn rejects(file: &Path, extra: &[&str], fragments: &[&str]) {
+    let f = file.to_str().unwrap();
+    let mut args = vec!["solve", "vcsched", f, "--method", "mcb8"];
+    args.extend_from_slice(extra);
+    let out = vcalloc(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for frag in fragments {
+        assert!(err.contains(frag), "`{frag}` missing from: {err}");
+    }
+}
+
+fn json(dir: &tempfile::TempDir, text: &str) -> PathBuf {
+    write(dir, "inst.json", text)
+}
+
+#[test]
+fn malformed_json() {
+    let d = tempfile::tempdir().unwrap();
+    let p = json(&d, r#"{"hosts": 4, "jobs": [{"cpu": 0.5, "mem": 0.5}"#);
+    rejects(&p, &[], &["inst.json", "malformed JSON", "EOF"]);
+}
+
+#[test]
+fn malformed_csv() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(&d, "inst.csv", "cpu,mem\n0.5,0.2\n0.3\n");
+    rejects(
+        &p,
+        &["--hosts", "2"],
+        &["inst.csv", "line 3", "`0.3`", "2 or 3"],
+    );
+    let p = write(&d, "bad.csv", "cpu,mem\n0.5,abc\n");
+    rejects(
+        &p,
+        &["--hosts", "2"],
+        &["bad.csv", "line 2, column `mem`", "`abc`", "not a number"],
+    );
+    let p = write(&d, "head.csv", "cpu,memory\n0.5,0.2\n");
+    rejects(&p, &["--hosts", "2"], &["head.csv", "line 1", "header"]);
+}
+
+#[test]
+fn nan_values() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(&d, "inst.csv", "0.5,0.2\nNaN,0.3\n");
+    rejects(
+        &p,
+        &["--hosts", "2"],
+        &["inst.csv", "line 2, column `cpu`", "NaN"],
+    );
+    // JSON has no NaN literal: it is a syntax error at the field.
+    let p = json(&d, r#"{"hosts": 2, "jobs": [{"cpu": NaN, "mem": 0.5}]}"#);
+    rejects(&p, &[], &["inst.json", "jobs[0].cpu", "malformed JSON"]);
+}
+
+#[test]
+fn infinite_values() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(&d, "inst.csv", "0.5,inf\n");
+    rejects(
+        &p,
+        &["--hosts", "2"],
+        &["inst.csv", "line 1, column `mem`", "`inf`", "finite"],
+    );
+    let p = json(&d, r#"{"hosts": 2, "jobs": [{"cpu": 1e999, "mem": 0.5}]}"#);
+    rejects(&p, &[], &["inst.json", "jobs[0].cpu", "out of range"]);
+}
+
+#[test]
+fn values_not_above_zero() {
+    let d = tempfile::tempdir().unwrap();
+    let p = json(
+        &d,
+        r#"{"hosts": 2, "jobs": [{"cpu": 0.5, "mem": 0.5}, {"cpu": 0, "mem": 0.5}]}"#,
+    );
+    rejects(
+        &p,
+        &[],
+        &["inst.json", "jobs[1].cpu", "`0`", "greater than 0"],
+    );
+    let p = json(&d, r#"{"hosts": 2, "jobs": [{"cpu": 0.5, "mem": -0.25}]}"#);
+    rejects(&p, &[], &["jobs[0].mem", "`-0.25`", "greater than 0"]);
+}
+
+#[test]
+fn values_above_one() {
+    let d = tempfile::tempdir().unwrap();
+    let p = json(&d, r#"{"hosts": 2, "jobs": [{"cpu": 0.5, "mem": 1.5}]}"#);
+    rejects(&p, &[], &["inst.json", "jobs[0].mem", "`1.5`", "at most 1"]);
+    let p = write(&d, "inst.csv", "cpu,mem\n1.0001,0.5\n");
+    rejects(
+        &p,
+        &["--hosts", "1"],
+        &["line 2, column `cpu`", "at most 1"],
+    );
+}
+
+#[test]
+fn zero_hosts() {
+    let d = tempfile::tempdir().unwrap();
+    let p = json(&d, r#"{"hosts": 0, "jobs": [{"cpu": 0.5, "mem": 0.5}]}"#);
+    rejects(
+        &p,
+        &[],
+        &["inst.json", "field `hosts`", "`0`", "between 1 and"],
+    );
+    let p = write(&d, "inst.csv", "0.5,0.5\n");
+    rejects(&p, &["--hosts", "0"], &["inst.csv", "--hosts", "`0`"]);
+    let p = json(&d, r#"{"hosts": -3, "jobs": [{"cpu": 0.5, "mem": 0.5}]}"#);
+    rejects(&p, &[], &["field `hosts`", "-3"]);
+    let p = json(&d, r#"{"hosts": 2.5, "jobs": [{"cpu": 0.5, "mem": 0.5}]}"#);
+    rejects(&p, &[], &["field `hosts`", "2.5"]);
+}
+
+#[test]
+fn no_jobs() {
+    let d = tempfile::tempdir().unwrap();
+    let p = json(&d, r#"{"hosts": 2, "jobs": []}"#);
+    rejects(&p, &[], &["inst.json", "field `jobs`", "at least one job"]);
+    let p = write(&d, "inst.csv", "cpu,mem\n# nothing here\n");
+    rejects(&p, &["--hosts", "2"], &["inst.csv", "no job"]);
+    let p = json(&d, "");
+    rejects(&p, &[], &["inst.json", "empty"]);
+}
+
+#[test]
+fn unknown_fields() {
+    let d = tempfile::tempdir().unwrap();
+    let p = json(
+        &d,
+        r#"{"hosts": 2, "jobs": [{"cpu": 0.5, "mem": 0.5}], "racks": 3}"#,
+    );
+    rejects(&p, &[], &["inst.json", "unknown field `racks`"]);
+    let p = json(
+        &d,
+        r#"{"hosts": 2, "jobs": [{"cpu": 0.5, "mem": 0.5, "disk": 0.1}]}"#,
+    );
+    rejects(&p, &[], &["jobs[0]", "unknown field `disk`"]);
+    let p = json(&d, r#"{"jobs": [{"cpu": 0.5, "mem": 0.5}]}"#);
+    rejects(&p, &[], &["missing field `hosts`"]);
+}
+
+#[test]
+fn unknown_method() {
+    let out = vcalloc(&[
+        "solve",
+        "vcsched",
+        "data/vcsched-demo.json",
+        "--method",
+        "mcb9",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        err.contains("mcb9") && err.contains("unknown method") && err.contains("rrnz"),
+        "{err}"
+    );
+}
+
+#[test]
+fn unreadable_file() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("missing.json");
+    rejects(&p, &[], &["missing.json", "cannot read"]);
+    // A directory is not a file either.
+    rejects(d.path(), &[], &["cannot read"]);
+}
+
+#[test]
+fn csv_without_hosts() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(&d, "inst.csv", "0.5,0.5\n");
+    rejects(&p, &[], &["inst.csv", "--hosts"]);
+}
+
+#[test]
+fn bad_settings() {
+    rejects(
+        Path::new("data/vcsched-demo.json"),
+        &["--time-limit=-1"],
+        &["--time-limit", "positive"],
+    );
+    rejects(
+        Path::new("data/vcsched-demo.json"),
+        &["--threads", "0"],
+        &["--threads"],
+    );
+}
+
+#[test]
+fn bad_generator_arguments() {
+    let base = [
+        "generate", "vcsched", "--hosts", "4", "--jobs", "8", "--cv-mem", "0.25", "--cv-cpu",
+        "0.25", "--seed", "1",
+    ];
+    let mut args = base.to_vec();
+    args.extend(["--slack", "1.5"]);
+    let out = vcalloc(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--slack") && err.contains("1.5") && err.contains("[0, 1)"),
+        "{err}"
+    );
+    let mut args = base.to_vec();
+    args.extend(["--slack", "NaN"]);
+    assert_eq!(vcalloc(&args).status.code(), Some(2));
+}
+
+#[test]
+fn malformed_solution_file() {
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        &d,
+        "sol.json",
+        r#"{"problem": "vcsched", "method": "gr", "status": "great"}"#,
+    );
+    let out = vcalloc(&["verify", "data/vcsched-demo.json", p.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("sol.json") && err.contains("status") && err.contains("great"),
+        "{err}"
+    );
+}
