@@ -3,6 +3,22 @@
 //! Every method returns an allocation *and a certificate*: a status that claims optimality
 //! only with proof, the best bound known and the gap. Problems live in their own modules
 //! ([`vcsched`]); external solvers are reached only through [`solver`].
+//!
+//! ```
+//! use std::path::Path;
+//! use vcalloc::vcsched::{solve, verify, Instance, Method, Settings};
+//!
+//! let json = r#"{"hosts": 2, "jobs": [{"cpu": 0.6, "mem": 0.3},
+//!                                     {"cpu": 0.6, "mem": 0.3},
+//!                                     {"cpu": 0.6, "mem": 0.3}]}"#;
+//! let inst = Instance::from_json(json, Path::new("example"))?;
+//! let sol = solve(&inst, Method::Milp, &Settings::default())?;
+//! // Two jobs must share a host: each gets half of it, a yield of 0.5 / 0.6.
+//! assert_eq!(sol.status, vcalloc::Status::Optimal);
+//! assert!((sol.min_yield.unwrap() - 0.5 / 0.6).abs() < 1e-9);
+//! assert!(verify(&inst, &sol).is_empty());
+//! # Ok::<(), vcalloc::Error>(())
+//! ```
 #![deny(missing_docs)]
 
 pub mod error;

@@ -1,0 +1,68 @@
+//! Property tests (proptest, fixed seed) on medium random instances, beyond brute-force
+//! reach: every heuristic verifies and never exceeds the LP bound; files round-trip.
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
+use std::path::Path;
+use vcalloc::vcsched::{milp, solve, verify, Instance, Job, Method, Settings};
+use vcalloc::Status;
+
+fn instance() -> impl Strategy<Value = Instance> {
+    (
+        1usize..9,
+        prop::collection::vec((0.001f64..=1.0, 0.001f64..=1.0), 1..40),
+    )
+        .prop_map(|(hosts, jobs)| {
+            let jobs = jobs
+                .into_iter()
+                .map(|(cpu, mem)| Job {
+                    cpu,
+                    mem: mem * 0.6,
+                    name: None,
+                })
+                .collect();
+            Instance::new(hosts, jobs, Path::new("<proptest>")).unwrap()
+        })
+}
+
+fn config() -> Config {
+    Config {
+        cases: 64,
+        rng_seed: RngSeed::Fixed(20081016),
+        ..Config::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn heuristics_verify_and_respect_the_bound(inst in instance()) {
+        let settings = Settings::default();
+        let bound = milp::closed_form_bound(&inst);
+        for m in [Method::Gr, Method::Sg, Method::Gb, Method::Sgb, Method::Mcb(1), Method::Mcb(5), Method::Mcb(8)] {
+            let sol = solve(&inst, m, &settings).unwrap();
+            prop_assert!(verify(&inst, &sol).is_empty(), "{}: {:?}", m, verify(&inst, &sol));
+            if let Some(y) = sol.min_yield {
+                prop_assert!(y <= bound.unwrap() + 1e-12);
+                prop_assert!(sol.avg_yield.unwrap() >= y - 1e-12);
+            }
+            if bound.is_none() {
+                prop_assert_eq!(sol.status, Status::Infeasible);
+            }
+        }
+    }
+
+    #[test]
+    fn instance_json_round_trips_bit_for_bit(inst in instance()) {
+        let back = Instance::from_json(&inst.to_json(), Path::new("<rt>")).unwrap();
+        prop_assert_eq!(back, inst);
+    }
+
+    #[test]
+    fn solution_json_round_trips(inst in instance()) {
+        let sol = solve(&inst, Method::Mcb(8), &Settings::default()).unwrap();
+        let back: vcalloc::vcsched::Solution = serde_json::from_str(&sol.to_json()).unwrap();
+        prop_assert_eq!(back, sol);
+    }
+}
