@@ -22,6 +22,7 @@
 #![deny(missing_docs)]
 
 pub mod error;
+mod input;
 mod outcome;
 pub mod solver;
 pub mod vcsched;

@@ -89,14 +89,7 @@ impl Instance {
     /// Reads an instance: JSON unless the file name ends in `.csv`; `hosts` is required for
     /// CSV and, for JSON, overrides nothing (giving it is an error if it disagrees).
     pub fn load(path: &Path, hosts: Option<usize>) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            InputError::new(
-                path,
-                Location::File,
-                "",
-                format!("cannot read the file: {e}"),
-            )
-        })?;
+        let text = crate::input::read_text(path)?;
         let is_csv = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
@@ -130,20 +123,7 @@ impl Instance {
 
     /// Parses the JSON format.
     pub fn from_json(text: &str, file: &Path) -> Result<Self> {
-        if text.trim().is_empty() {
-            return Err(InputError::new(file, Location::File, "", "the file is empty").into());
-        }
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let inst: Instance = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            let loc = if path == "." {
-                Location::File
-            } else {
-                Location::Field(path)
-            };
-            InputError::new(file, loc, "", format!("malformed JSON: {inner}"))
-        })?;
+        let inst: Instance = crate::input::parse_json(text, file, "JSON")?;
         inst.validate(file)?;
         Ok(inst)
     }

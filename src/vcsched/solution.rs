@@ -1,6 +1,6 @@
 //! The solution file: what every method returns and what `vcalloc verify` re-checks.
 
-use crate::error::{InputError, Location, Result};
+use crate::error::Result;
 use crate::Status;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -52,30 +52,7 @@ impl Solution {
 
     /// Reads a solution file.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            InputError::new(
-                path,
-                Location::File,
-                "",
-                format!("cannot read the file: {e}"),
-            )
-        })?;
-        let de = &mut serde_json::Deserializer::from_str(&text);
-        serde_path_to_error::deserialize(de).map_err(|e| {
-            let p = e.path().to_string();
-            let loc = if p == "." {
-                Location::File
-            } else {
-                Location::Field(p)
-            };
-            InputError::new(
-                path,
-                loc,
-                "",
-                format!("malformed solution: {}", e.into_inner()),
-            )
-            .into()
-        })
+        crate::input::parse_json(&crate::input::read_text(path)?, path, "solution")
     }
 
     /// The placement (host per job), when there is an allocation.
