@@ -146,3 +146,23 @@ fn milp_status_and_bound_are_honest_under_a_tiny_time_limit() {
         );
     }
 }
+
+#[test]
+fn methods_stopped_by_the_deadline_answer_honestly() {
+    // HiGHS cannot finish the 64 x 500 relaxation in 10 ms: the rounding heuristics return
+    // no allocation, lp-bound falls back on the closed form, and nothing errors.
+    let inst = Instance::load(std::path::Path::new("data/vcsched-64x500.json"), None).unwrap();
+    let settings = Settings {
+        time_limit: Some(0.01),
+        ..Settings::default()
+    };
+    let closed = vcalloc::vcsched::milp::closed_form_bound(&inst);
+    for m in [Method::Rrnd, Method::Rrnz, Method::LpBound] {
+        let sol = solve(&inst, m, &settings).unwrap();
+        check_verified(&inst, &sol, 0);
+        assert_eq!(sol.upper_bound, closed, "{m}");
+        assert_eq!(sol.status, Status::Unknown, "{m}");
+    }
+    let sol = solve(&inst, Method::LpBound, &settings).unwrap();
+    assert_eq!(sol.stats.get("lp_highs_unfinished"), Some(&1.0));
+}

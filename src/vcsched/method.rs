@@ -318,8 +318,10 @@ fn lp_bound(inst: &Instance, settings: &Settings, deadline: &Deadline) -> Result
     if let Some(c) = milp::closed_form_bound(inst) {
         f = f.stat("lp_closed_form", c);
     }
-    if let Some(v) = relax.value {
-        f = f.stat("lp_highs", v);
+    match (relax.finished, relax.value) {
+        (true, Some(v)) => f = f.stat("lp_highs", v),
+        (false, _) => f = f.stat("lp_highs_unfinished", 1.0),
+        _ => {}
     }
     Ok(f)
 }

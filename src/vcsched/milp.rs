@@ -139,6 +139,7 @@ pub fn closed_form_bound(inst: &Instance) -> Option<f64> {
 }
 
 /// The relaxation solved by HiGHS: its value (or `None` if infeasible) and its point.
+/// Both values must agree; when HiGHS runs out of time, the closed form is returned alone.
 #[derive(Debug, Clone)]
 pub struct Relaxation {
     /// Optimal `Y` of the LP, `None` when the LP is infeasible.
@@ -147,6 +148,9 @@ pub struct Relaxation {
     pub columns: Option<Vec<f64>>,
     /// Column layout of the point.
     pub layout: Layout,
+    /// False when HiGHS stopped at the deadline: `value` is then the closed form alone and
+    /// there is no point.
+    pub finished: bool,
 }
 
 /// Solves the rational relaxation with HiGHS and checks it against the closed form.
@@ -165,6 +169,15 @@ pub fn solve_relaxation(
     let value = match out.status {
         LinearStatus::Optimal => out.objective,
         LinearStatus::Infeasible => None,
+        // A limit was reached: the closed form still stands, but there is no LP point.
+        LinearStatus::NoSolution | LinearStatus::Feasible => {
+            return Ok(Relaxation {
+                value: closed_form_bound(inst),
+                columns: None,
+                layout,
+                finished: false,
+            })
+        }
         other => {
             return Err(Error::Highs(format!(
                 "the LP relaxation ended {other:?} ({})",
@@ -187,6 +200,7 @@ pub fn solve_relaxation(
         value,
         columns: out.columns,
         layout,
+        finished: true,
     })
 }
 
