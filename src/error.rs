@@ -93,6 +93,9 @@ pub enum Error {
     /// HiGHS refused a model or an option, or failed while solving.
     #[error("HiGHS failed: {0}")]
     Highs(String),
+    /// Clarabel refused a problem or a setting.
+    #[error("Clarabel failed: {0}")]
+    Clarabel(String),
     /// Two computations that must agree did not (an internal consistency check).
     #[error("consistency check failed: {0}")]
     Consistency(String),

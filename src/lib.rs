@@ -2,7 +2,8 @@
 //!
 //! Every method returns an allocation *and a certificate*: a status that claims optimality
 //! only with proof, the best bound known and the gap. Problems live in their own modules
-//! ([`vcsched`]); external solvers are reached only through [`solver`].
+//! ([`vcsched`], [`periodic`]); external solvers are reached only through [`solver`] and the
+//! column-generation engine [`colgen`].
 //!
 //! ```
 //! use std::path::Path;
@@ -21,11 +22,13 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod colgen;
 pub mod error;
 mod input;
 mod outcome;
+pub mod periodic;
 pub mod solver;
 pub mod vcsched;
 
 pub use error::{Error, InputError, Location, Result};
-pub use outcome::{relative_gap, status_with_solution, Status};
+pub use outcome::{ceil_with_tolerance, relative_gap, status_with_solution, Status};

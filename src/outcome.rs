@@ -53,3 +53,9 @@ pub fn status_with_solution(objective: f64, bound: f64, tolerance: f64) -> Statu
         Status::Feasible
     }
 }
+
+/// `⌈v⌉` forgiving floating-point noise just above an integer, so that a lower bound such as
+/// `⌈W / C⌉` is never rounded up past the truth.
+pub fn ceil_with_tolerance(v: f64) -> u64 {
+    (v - 1e-9 * v.abs().max(1.0)).ceil().max(0.0) as u64
+}

@@ -2,6 +2,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
+use vcalloc::periodic;
 use vcalloc::vcsched::Method;
 
 /// Optimal and certified near-optimal resource allocation for virtualized clusters.
@@ -28,6 +29,9 @@ pub enum Command {
         /// Number of hosts, for a CSV instance.
         #[arg(long)]
         hosts: Option<usize>,
+        /// Format of a periodic instance (guessed from the content when absent).
+        #[arg(long, value_parser = parse_format)]
+        format: Option<periodic::Format>,
     },
     /// Generate a random instance.
     Generate {
@@ -56,6 +60,35 @@ pub enum Command {
 pub enum SolveProblem {
     /// VCSched: maximise the minimum yield of jobs on identical hosts (RR-6692).
     Vcsched(SolveVcsched),
+    /// Periodic packing: tasks with sinusoidal demand on the fewest machines (Belaid 2015).
+    Periodic(SolvePeriodic),
+}
+
+#[derive(Debug, Args)]
+pub struct SolvePeriodic {
+    /// Instance file (JSON, or BPPLIB 1-D bin packing).
+    pub file: PathBuf,
+    /// Method: cg, bfd, mm, mmm, lower-bound.
+    #[arg(long, value_parser = parse_periodic_method)]
+    pub method: periodic::Method,
+    /// Wall-clock limit in seconds for the whole method.
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    /// Cap in seconds on the integer finish of `cg`.
+    #[arg(long, default_value_t = 10.0)]
+    pub integer_time_limit: f64,
+    /// Input format (guessed from the content when absent).
+    #[arg(long, value_parser = parse_format)]
+    pub format: Option<periodic::Format>,
+    /// Wentges dual smoothing weight in [0, 1) (0: off).
+    #[arg(long, default_value_t = 0.0)]
+    pub smoothing: f64,
+    /// Run the exact pricing at every iteration (a Lagrangian bound each time).
+    #[arg(long)]
+    pub exact_pricing: bool,
+    /// Write the solution JSON here instead of standard output.
+    #[arg(long)]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -101,6 +134,27 @@ pub struct SolveVcsched {
 pub enum GenerateProblem {
     /// A §4.1 VCSched instance.
     Vcsched(GenerateVcsched),
+    /// A §5.3 periodic instance (capacity 20).
+    Periodic(GeneratePeriodic),
+}
+
+#[derive(Debug, Args)]
+pub struct GeneratePeriodic {
+    /// Task size: large (means in (0,10], 50 tasks/job), medium ((0,5], 100), small ((0,1], 500).
+    #[arg(long)]
+    pub tasks: periodic::TaskSize,
+    /// Amplitude: large (in [0, C_j]) or small ([0, C_j/2]).
+    #[arg(long)]
+    pub amplitude: periodic::Amplitude,
+    /// Number of jobs.
+    #[arg(long, default_value_t = 100)]
+    pub jobs: usize,
+    /// Seed of the random stream.
+    #[arg(long)]
+    pub seed: u64,
+    /// Write the instance here instead of standard output.
+    #[arg(long)]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -129,5 +183,13 @@ pub struct GenerateVcsched {
 }
 
 fn parse_method(s: &str) -> Result<Method, String> {
+    s.parse()
+}
+
+fn parse_periodic_method(s: &str) -> Result<periodic::Method, String> {
+    s.parse()
+}
+
+fn parse_format(s: &str) -> Result<periodic::Format, String> {
     s.parse()
 }

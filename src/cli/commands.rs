@@ -16,11 +16,18 @@ pub fn run(cli: Cli) -> i32 {
         Command::Solve {
             problem: SolveProblem::Vcsched(a),
         } => solve(&a),
+        Command::Solve {
+            problem: SolveProblem::Periodic(a),
+        } => super::periodic::solve(&a),
         Command::Verify {
             instance,
             solution,
             hosts,
-        } => verify(&instance, &solution, hosts),
+            format,
+        } => match super::periodic::is_periodic_solution(&solution) {
+            true => super::periodic::verify(&instance, &solution, format),
+            false => verify(&instance, &solution, hosts),
+        },
         Command::Generate {
             problem: GenerateProblem::Vcsched(a),
         } => {
@@ -34,6 +41,10 @@ pub fn run(cli: Cli) -> i32 {
             };
             vcsched::generate(&spec).and_then(|inst| emit(&inst.to_json(), a.output.as_deref()))
         }
+        Command::Generate {
+            problem: GenerateProblem::Periodic(a),
+        } => vcalloc::periodic::generate(a.tasks, a.amplitude, a.jobs, a.seed)
+            .and_then(|inst| emit(&inst.to_json(), a.output.as_deref())),
         Command::ExportLp {
             instance,
             out,
@@ -49,13 +60,13 @@ pub fn run(cli: Cli) -> i32 {
             match e {
                 Error::Input(_) => 2,
                 Error::Io { .. } => 2,
-                Error::Highs(_) | Error::Consistency(_) => 3,
+                Error::Highs(_) | Error::Clarabel(_) | Error::Consistency(_) => 3,
             }
         }
     }
 }
 
-fn emit(text: &str, output: Option<&Path>) -> vcalloc::Result<i32> {
+pub(super) fn emit(text: &str, output: Option<&Path>) -> vcalloc::Result<i32> {
     match output {
         Some(p) => std::fs::write(p, format!("{text}\n")).map_err(|source| Error::Io {
             path: p.to_path_buf(),

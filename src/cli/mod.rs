@@ -2,6 +2,7 @@
 
 pub mod args;
 mod commands;
+mod periodic;
 mod table;
 
 pub use commands::run;

@@ -1,0 +1,229 @@
+//! The column-generation loop (Algorithm 1 of Belaid & Eyraud-Dubois 2015) with Lagrangian
+//! (Farley) bounds, optional Wentges dual smoothing, and the usual stopping rules.
+//!
+//! With unit column costs, any duals `π ≥ 0` scaled by `1 / max(1, max_a π·a)` are feasible for
+//! the dual master, so `π·N / max(1, v)` bounds the LP optimum from below whenever the pricing
+//! proves `v ≥ max_a π·a`. The loop stops when no column has reduced cost below `−tol`
+//! (proven), when `⌈bound⌉` meets `⌈master⌉` (the integer bound cannot move), at the iteration
+//! cap, or at the deadline.
+
+use super::master::CoveringMaster;
+use super::pricing::Pricing;
+use crate::error::Result;
+use crate::outcome::ceil_with_tolerance;
+use crate::solver::Deadline;
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// Settings of the loop.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CgSettings {
+    /// Iteration cap.
+    pub max_iterations: u32,
+    /// A column enters when its reduced cost `1 − π·a` is below `−reduced_cost_tol`.
+    pub reduced_cost_tol: f64,
+    /// Wentges smoothing weight `α ∈ [0, 1)`: price at `α π_center + (1 − α) π`; 0 disables.
+    pub smoothing: f64,
+    /// Columns added per iteration at most (the best ones).
+    pub max_columns_per_iteration: usize,
+    /// Stop as soon as `⌈bound⌉ = ⌈master value⌉`.
+    pub stop_when_bound_closes: bool,
+}
+
+impl Default for CgSettings {
+    fn default() -> Self {
+        CgSettings {
+            max_iterations: 10_000,
+            reduced_cost_tol: 1e-7,
+            smoothing: 0.0,
+            max_columns_per_iteration: 20,
+            stop_when_bound_closes: true,
+        }
+    }
+}
+
+/// Why the loop stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Termination {
+    /// No column with negative reduced cost exists (proven by the pricing).
+    Converged,
+    /// `⌈Lagrangian bound⌉ = ⌈master value⌉`.
+    BoundClosed,
+    /// The iteration cap.
+    IterationLimit,
+    /// The deadline.
+    TimeLimit,
+}
+
+/// One iteration, for logs and reports.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Iteration {
+    /// Master LP value.
+    pub master_value: f64,
+    /// Best lower bound so far on the LP optimum.
+    pub bound: f64,
+    /// Most negative reduced cost found (w.r.t. the master's duals).
+    pub best_reduced_cost: f64,
+    /// Columns added.
+    pub columns_added: usize,
+    /// Seconds in the pricing.
+    pub pricing_seconds: f64,
+    /// Pricing nodes.
+    pub nodes: u64,
+}
+
+/// The result of the loop.
+#[derive(Debug, Clone)]
+pub struct CgOutcome {
+    /// Why it stopped.
+    pub termination: Termination,
+    /// Last master LP value (an upper bound on the LP optimum over all columns).
+    pub master_value: f64,
+    /// Best proven lower bound on the LP optimum (equal to `master_value` when converged).
+    pub bound: f64,
+    /// Master primal values `Y_i` at the last solve.
+    pub primal: Vec<f64>,
+    /// Per-iteration record.
+    pub iterations: Vec<Iteration>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Runs column generation from the columns already in `master` (which must make it feasible).
+pub fn run<P: Pricing>(
+    master: &mut CoveringMaster,
+    pricing: &mut P,
+    settings: &CgSettings,
+    deadline: &Deadline,
+) -> Result<CgOutcome> {
+    let began = Instant::now();
+    let demands = master.demands().to_vec();
+    let mut bound = 0.0_f64;
+    let mut center: Option<Vec<f64>> = None;
+    let mut iterations = Vec::new();
+    // The first solve gets at least a little time: without a master there is nothing to report.
+    let first = master.solve(&Deadline::after(Some(
+        deadline.remaining_secs().unwrap_or(60.0).max(1.0),
+    )))?;
+    let mut last =
+        first.ok_or_else(|| crate::Error::Highs("the first master LP did not finish".into()))?;
+    let termination = loop {
+        if deadline.expired() {
+            break Termination::TimeLimit;
+        }
+        if iterations.len() as u32 >= settings.max_iterations {
+            break Termination::IterationLimit;
+        }
+        let pi_out = last.duals.clone();
+        let alpha = settings.smoothing;
+        let smoothed = match (&center, alpha > 0.0) {
+            (Some(c), true) => Some(
+                c.iter()
+                    .zip(&pi_out)
+                    .map(|(c, p)| alpha * c + (1.0 - alpha) * p)
+                    .collect::<Vec<f64>>(),
+            ),
+            _ => None,
+        };
+        let t = Instant::now();
+        let mut nodes = 0;
+        let mut priced_at = smoothed.clone().unwrap_or_else(|| pi_out.clone());
+        let mut priced = pricing.price(&priced_at, deadline)?;
+        nodes += priced.nodes;
+        let improving = |cols: &[(Vec<(usize, f64)>, f64)], pi: &[f64]| {
+            cols.iter()
+                .map(|(c, _)| 1.0 - c.iter().map(|&(r, a)| a * pi[r]).sum::<f64>())
+                .fold(f64::INFINITY, f64::min)
+        };
+        // Lagrangian bound at the point we priced, then the mispricing fallback.
+        let mut update_bound = |pi: &[f64], max: Option<f64>, center: &mut Option<Vec<f64>>| {
+            if let Some(v) = max {
+                let lb = dot(pi, &demands) / v.max(1.0);
+                if lb > bound {
+                    bound = lb;
+                    *center = Some(pi.to_vec());
+                }
+            }
+        };
+        update_bound(&priced_at, priced.proven_max, &mut center);
+        if smoothed.is_some() && improving(&priced.columns, &pi_out) >= -settings.reduced_cost_tol {
+            priced_at = pi_out.clone();
+            priced = pricing.price(&priced_at, deadline)?;
+            nodes += priced.nodes;
+            update_bound(&priced_at, priced.proven_max, &mut center);
+        }
+        let pricing_seconds = t.elapsed().as_secs_f64();
+        // Keep the best improving columns w.r.t. the master's own duals.
+        let mut scored: Vec<(f64, Vec<(usize, f64)>)> = priced
+            .columns
+            .into_iter()
+            .map(|(c, _)| (1.0 - c.iter().map(|&(r, a)| a * pi_out[r]).sum::<f64>(), c))
+            .filter(|(rc, _)| *rc < -settings.reduced_cost_tol)
+            .collect();
+        scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+        scored.truncate(settings.max_columns_per_iteration.max(1));
+        let best_rc = scored.first().map_or(0.0, |s| s.0);
+        let added = scored.len();
+        for (_, c) in scored {
+            master.add_column(c)?;
+        }
+        let converged = added == 0 && priced.proven_max.is_some() && priced_at == pi_out;
+        if converged {
+            bound = bound.max(last.value);
+        }
+        iterations.push(Iteration {
+            master_value: last.value,
+            bound,
+            best_reduced_cost: best_rc,
+            columns_added: added,
+            pricing_seconds,
+            nodes,
+        });
+        log::info!(
+            "cg it {:>4}: master {:.6}, bound {:.6}, best rc {:.3e}, +{} cols, pricing {:.3}s, {} nodes",
+            iterations.len(),
+            last.value,
+            bound,
+            best_rc,
+            added,
+            pricing_seconds,
+            nodes
+        );
+        if converged {
+            break Termination::Converged;
+        }
+        if added == 0 {
+            // Heuristic pricing found nothing and no proof came back: only the deadline can
+            // cause this (a `Pricing` must prove its answer when it finds no column).
+            break Termination::TimeLimit;
+        }
+        let closed = settings.stop_when_bound_closes
+            && bound > 0.0
+            && ceil_with_tolerance(bound) >= ceil_with_tolerance(last.value);
+        match master.solve(deadline)? {
+            Some(s) => last = s,
+            None => break Termination::TimeLimit,
+        }
+        if closed {
+            break Termination::BoundClosed;
+        }
+    };
+    Ok(CgOutcome {
+        termination,
+        master_value: last.value,
+        bound: if termination == Termination::Converged {
+            last.value
+        } else {
+            bound.min(last.value)
+        },
+        primal: last.primal,
+        iterations,
+        seconds: began.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,58 @@
+//! The integer finish (§4, last line of Algorithm 1): the master over the generated columns
+//! with integer `Y`, solved by HiGHS within the remaining time, started from a known integer
+//! solution. Its optimum is optimal *for these columns only*: the caller reports it against
+//! the bounds of the full problem, never as proven optimal on its own.
+
+use super::master::Column;
+use crate::error::Result;
+use crate::solver::{self, Bounds, Deadline, HighsSettings, LinearModel, LinearStatus, Sense};
+
+/// Result of the integer finish.
+#[derive(Debug, Clone)]
+pub struct IntegerOutcome {
+    /// Machines per column, when an integer solution is known.
+    pub counts: Option<Vec<u64>>,
+    /// HiGHS's status for the restricted integer master.
+    pub status: LinearStatus,
+    /// HiGHS's dual bound for the restricted integer master.
+    pub restricted_bound: Option<f64>,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+/// Solves `min Σ Y_i, Σ_i a_ji Y_i ≥ N_j, Y_i ∈ ℕ` over `columns`; `start` is a feasible
+/// integer point (e.g. a heuristic's solution expressed on these columns).
+pub fn solve_integer_master(
+    columns: &[Column],
+    demands: &[f64],
+    start: Option<&[f64]>,
+    highs: &HighsSettings,
+    deadline: &Deadline,
+) -> Result<IntegerOutcome> {
+    let mut m = LinearModel::new(Sense::Minimize);
+    let rows: Vec<_> = demands
+        .iter()
+        .enumerate()
+        .map(|(j, &n)| m.add_row(format!("cover_{j}"), Bounds::at_least(n)))
+        .collect();
+    for (i, col) in columns.iter().enumerate() {
+        // No column is ever needed more often than it takes to cover its largest demand alone.
+        let ub = col
+            .iter()
+            .filter(|&&(_, a)| a > 0.0)
+            .map(|&(r, a)| (demands[r] / a).ceil())
+            .fold(0.0, f64::max);
+        let entries = col.iter().map(|&(r, a)| (rows[r], a)).collect();
+        m.add_col(format!("y_{i}"), 1.0, Bounds::new(0.0, ub), true, entries);
+    }
+    let out = solver::solve(&m, highs, deadline, start)?;
+    let counts = out
+        .columns
+        .map(|x| x.iter().map(|v| v.round().max(0.0) as u64).collect());
+    Ok(IntegerOutcome {
+        counts,
+        status: out.status,
+        restricted_bound: out.dual_bound,
+        seconds: out.seconds,
+    })
+}

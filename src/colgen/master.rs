@@ -1,0 +1,140 @@
+//! The covering master `min Σ_i Y_i s.t. Σ_i a_ji Y_i ≥ N_j, Y ≥ 0`, kept alive in HiGHS
+//! between iterations: columns are added to the solved model and it is re-solved warm from
+//! the previous basis.
+
+use crate::error::{Error, Result};
+use crate::solver::Deadline;
+use highs::{ColProblem, HighsModelStatus, Model, Sense, SolvedModel};
+
+/// A column: its non-zero coefficients `(row, a_ji)`.
+pub type Column = Vec<(usize, f64)>;
+
+/// The restricted master problem.
+pub struct CoveringMaster {
+    rows: Vec<highs::Row>,
+    demands: Vec<f64>,
+    columns: Vec<Column>,
+    state: State,
+}
+
+enum State {
+    Building(Box<ColProblem>),
+    Ready(Model),
+    Solved(SolvedModel),
+    Poisoned,
+}
+
+/// The LP solution of the master.
+#[derive(Debug, Clone)]
+pub struct MasterSolution {
+    /// `Σ Y_i`.
+    pub value: f64,
+    /// `Y_i` per column.
+    pub primal: Vec<f64>,
+    /// `π_j ≥ 0` per row (clamped at 0 against round-off).
+    pub duals: Vec<f64>,
+    /// Simplex iterations of this solve.
+    pub iterations: i64,
+}
+
+impl CoveringMaster {
+    /// A master with one row per demand `N_j` and no column yet.
+    pub fn new(demands: &[f64]) -> Self {
+        let mut p = ColProblem::default();
+        let rows = demands.iter().map(|&n| p.add_row(n..)).collect();
+        CoveringMaster {
+            rows,
+            demands: demands.to_vec(),
+            columns: Vec::new(),
+            state: State::Building(Box::new(p)),
+        }
+    }
+
+    /// Number of columns.
+    pub fn len(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// True when there is no column.
+    pub fn is_empty(&self) -> bool {
+        self.columns.is_empty()
+    }
+
+    /// The columns, in the order they were added.
+    pub fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    /// The demands `N_j`.
+    pub fn demands(&self) -> &[f64] {
+        &self.demands
+    }
+
+    /// Adds a column of cost 1.
+    pub fn add_column(&mut self, col: Column) -> Result<()> {
+        let factors: Vec<(highs::Row, f64)> = col.iter().map(|&(r, a)| (self.rows[r], a)).collect();
+        match std::mem::replace(&mut self.state, State::Poisoned) {
+            State::Building(mut p) => {
+                p.add_column(1.0, 0.0.., factors);
+                self.state = State::Building(p);
+            }
+            State::Ready(mut m) => {
+                m.try_add_column(1.0, 0.0.., factors)
+                    .map_err(|e| Error::Highs(format!("add column: {e:?}")))?;
+                self.state = State::Ready(m);
+            }
+            State::Solved(s) => {
+                let mut m: Model = s.into();
+                m.try_add_column(1.0, 0.0.., factors)
+                    .map_err(|e| Error::Highs(format!("add column: {e:?}")))?;
+                self.state = State::Ready(m);
+            }
+            State::Poisoned => return Err(Error::Highs("master left in a failed state".into())),
+        }
+        self.columns.push(col);
+        Ok(())
+    }
+
+    /// Solves the LP (warm after the first time); `Ok(None)` when the deadline stopped HiGHS.
+    pub fn solve(&mut self, deadline: &Deadline) -> Result<Option<MasterSolution>> {
+        let mut model = match std::mem::replace(&mut self.state, State::Poisoned) {
+            State::Building(p) => {
+                let mut m = (*p)
+                    .try_optimise(Sense::Minimise)
+                    .map_err(|e| Error::Highs(format!("master rejected: {e:?}")))?;
+                m.make_quiet();
+                m.try_set_option("threads", 1)
+                    .map_err(|e| Error::Highs(e.to_string()))?;
+                m
+            }
+            State::Ready(m) => m,
+            State::Solved(s) => s.into(),
+            State::Poisoned => return Err(Error::Highs("master left in a failed state".into())),
+        };
+        if let Some(left) = deadline.remaining_secs() {
+            model
+                .try_set_option("time_limit", left.max(1e-3))
+                .map_err(|e| Error::Highs(e.to_string()))?;
+        }
+        let solved = model
+            .try_solve()
+            .map_err(|e| Error::Highs(format!("master solve: {e:?}")))?;
+        let status = solved.status();
+        if status == HighsModelStatus::ReachedTimeLimit {
+            self.state = State::Solved(solved);
+            return Ok(None);
+        }
+        if status != HighsModelStatus::Optimal {
+            return Err(Error::Highs(format!("master LP ended {status:?}")));
+        }
+        let sol = solved.get_solution();
+        let out = MasterSolution {
+            value: solved.objective_value(),
+            primal: sol.columns().to_vec(),
+            duals: sol.dual_rows().iter().map(|&d| d.max(0.0)).collect(),
+            iterations: solved.simplex_iteration_count(),
+        };
+        self.state = State::Solved(solved);
+        Ok(Some(out))
+    }
+}

@@ -1,0 +1,24 @@
+//! The pricing oracle: the only part of column generation that knows the problem.
+
+use super::master::Column;
+use crate::error::Result;
+use crate::solver::Deadline;
+
+/// What a pricing call returns.
+#[derive(Debug, Clone, Default)]
+pub struct Priced {
+    /// Columns, each with its value `π·a` (reduced cost `1 − π·a`). May include columns
+    /// that do not improve; the engine keeps those with reduced cost below `−tol`.
+    pub columns: Vec<(Column, f64)>,
+    /// When `Some(v)`: a proof that no column has `π·a > v` (the exact pricing optimum, or an
+    /// upper bound on it). `None` for a heuristic answer.
+    pub proven_max: Option<f64>,
+    /// Branch-and-bound nodes (or other work units) spent.
+    pub nodes: u64,
+}
+
+/// A pricing oracle for a covering master with unit column costs.
+pub trait Pricing {
+    /// Finds columns maximising `π·a` for the duals `π`, stopping at `deadline`.
+    fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced>;
+}

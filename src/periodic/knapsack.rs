@@ -1,0 +1,130 @@
+//! The periodic knapsack (pricing subproblem, eqs. 9–10): choose task counts `U_j` maximising
+//! `Σ π_j U_j` subject to one machine's peak `Σ U_j C_j + ‖Σ U_j (ρ_j cos φ_j, ρ_j sin φ_j)‖ ≤ C`
+//! and `0 ≤ U_j ≤ min(N_j, ⌊C / C_j⌋)` integer. This file holds the data and the greedy;
+//! `knapsack_relax.rs` the node relaxations, `knapsack_bnb.rs` the exact branch-and-bound.
+
+/// One candidate job of the knapsack.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    /// Index of the job in the instance.
+    pub job: usize,
+    /// `π_j`.
+    pub profit: f64,
+    /// `C_j`.
+    pub mean: f64,
+    /// `ρ_j cos φ_j`.
+    pub x: f64,
+    /// `ρ_j sin φ_j`.
+    pub y: f64,
+    /// Upper bound on `U_j`.
+    pub ub: u32,
+}
+
+/// A knapsack instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Knapsack {
+    /// Machine capacity `C`.
+    pub capacity: f64,
+    /// Candidate jobs (those with positive profit).
+    pub items: Vec<Item>,
+}
+
+/// Absolute tolerance on the peak when checking that a count vector fits.
+pub const FIT_TOLERANCE: f64 = super::peak::FIT_TOLERANCE;
+
+impl Knapsack {
+    /// Peak of a count vector.
+    pub fn peak(&self, u: &[u32]) -> f64 {
+        let (mut m, mut x, mut y) = (0.0, 0.0, 0.0);
+        for (it, &k) in self.items.iter().zip(u) {
+            let k = f64::from(k);
+            m += k * it.mean;
+            x += k * it.x;
+            y += k * it.y;
+        }
+        m + x.hypot(y)
+    }
+
+    /// True when the count vector fits in a machine.
+    pub fn fits(&self, u: &[u32]) -> bool {
+        self.peak(u) <= self.capacity + FIT_TOLERANCE
+    }
+
+    /// `Σ π_j U_j`.
+    pub fn value(&self, u: &[u32]) -> f64 {
+        self.items
+            .iter()
+            .zip(u)
+            .map(|(it, &k)| it.profit * f64::from(k))
+            .sum()
+    }
+
+    /// Greedy completion of `u` within `[.., upper]`: repeatedly takes the job with the best
+    /// profit per unit of peak increase and adds as many of its tasks as fit.
+    pub fn complete(&self, u: &mut [u32], upper: &[u32]) {
+        loop {
+            let peak = self.peak(u);
+            let mut best: Option<(usize, f64)> = None;
+            for (i, it) in self.items.iter().enumerate() {
+                if u[i] >= upper[i] {
+                    continue;
+                }
+                u[i] += 1;
+                let grow = self.peak(u) - peak;
+                let fits = self.fits(u);
+                u[i] -= 1;
+                if !fits {
+                    continue;
+                }
+                let ratio = it.profit / grow.max(1e-12);
+                if best.is_none_or(|(_, r)| ratio > r) {
+                    best = Some((i, ratio));
+                }
+            }
+            let Some((i, _)) = best else { return };
+            // The peak is convex in the count of one job: binary search the largest that fits.
+            let (mut lo, mut hi) = (u[i] + 1, upper[i]);
+            while lo < hi {
+                let mid = lo + (hi - lo).div_ceil(2);
+                let keep = u[i];
+                u[i] = mid;
+                let ok = self.fits(u);
+                u[i] = keep;
+                if ok {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            u[i] = lo;
+        }
+    }
+
+    /// Several greedy solutions: from scratch, and seeded with each of the `seeds` most
+    /// profitable jobs at their largest count that fits (diverse columns per iteration).
+    pub fn greedy_family(&self, seeds: usize) -> Vec<Vec<u32>> {
+        let upper: Vec<u32> = self.items.iter().map(|i| i.ub).collect();
+        let mut out = vec![self.greedy()];
+        let mut order: Vec<usize> = (0..self.items.len()).collect();
+        order.sort_by(|&a, &b| self.items[b].profit.total_cmp(&self.items[a].profit));
+        for &i in order.iter().take(seeds) {
+            let mut u = vec![0; self.items.len()];
+            let mut only = vec![0; self.items.len()];
+            only[i] = upper[i];
+            self.complete(&mut u, &only);
+            self.complete(&mut u, &upper);
+            if !out.contains(&u) {
+                out.push(u);
+            }
+        }
+        out
+    }
+
+    /// A greedy solution from scratch.
+    pub fn greedy(&self) -> Vec<u32> {
+        let mut u = vec![0; self.items.len()];
+        let upper: Vec<u32> = self.items.iter().map(|i| i.ub).collect();
+        self.complete(&mut u, &upper);
+        u
+    }
+}

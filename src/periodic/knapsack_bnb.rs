@@ -1,0 +1,257 @@
+//! Exact depth-first branch-and-bound for the periodic knapsack.
+//!
+//! Nodes are boxes `l ≤ U ≤ u`. Each node is first screened with its parent's direction (one
+//! fractional knapsack); survivors get a full relaxation — Clarabel's SOCP, or its directional
+//! dual minimised over the unit disc (see `knapsack_relax.rs`). Incumbents come from rounding the
+//! relaxation down (peaks are monotone: every task's demand is non-negative) and completing
+//! greedily. Branching: the most fractional variable, up-branch first.
+//!
+//! Pruning is against `max(incumbent, threshold)`: a pricing only needs columns worth more than
+//! the threshold, so a complete search proves `optimum ≤ max(best, threshold)`.
+
+use super::knapsack::Knapsack;
+use super::knapsack_relax::{directional, directional_search, Relaxed, Socp};
+use crate::error::Result;
+use crate::solver::Deadline;
+use serde::{Deserialize, Serialize};
+
+/// Which relaxation solves the nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NodeSolver {
+    /// Clarabel's interior point on every node.
+    Clarabel,
+    /// Clarabel at the root, the directional dual (disc search) below it.
+    Directional,
+}
+
+impl std::str::FromStr for NodeSolver {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "clarabel" => Ok(NodeSolver::Clarabel),
+            "directional" => Ok(NodeSolver::Directional),
+            _ => Err(format!(
+                "unknown node relaxation `{s}`; expected clarabel or directional"
+            )),
+        }
+    }
+}
+
+/// Limits and options of one search.
+#[derive(Debug, Clone, Copy)]
+pub struct Search {
+    /// Solutions worth more than this are collected, and nodes below it are pruned.
+    pub threshold: f64,
+    /// Stop once this many improving solutions are known (nothing is proven then).
+    pub stop_after: Option<usize>,
+    /// Cap on relaxations solved.
+    pub node_limit: u64,
+    /// Node relaxation.
+    pub solver: NodeSolver,
+}
+
+/// The answer of the branch-and-bound.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Solved {
+    /// Best count vector found.
+    pub best: Vec<u32>,
+    /// Its value.
+    pub value: f64,
+    /// A proven upper bound on the optimum (`None` when the search stopped early).
+    pub proven_max: Option<f64>,
+    /// Every incumbent found worth more than the threshold, best last.
+    pub improving: Vec<(Vec<u32>, f64)>,
+    /// Relaxations solved.
+    pub nodes: u64,
+}
+
+struct Node {
+    lower: Vec<u32>,
+    upper: Vec<u32>,
+    bound: f64,
+    dir: Option<[f64; 2]>,
+}
+
+/// Maximises `k` starting from `incumbent`.
+pub fn branch_and_bound(
+    k: &Knapsack,
+    incumbent: Vec<u32>,
+    search: &Search,
+    deadline: &Deadline,
+) -> Result<Solved> {
+    let n = k.items.len();
+    let mut best_value = k.value(&incumbent);
+    let mut best = incumbent;
+    let mut improving = Vec::new();
+    if best_value > search.threshold {
+        improving.push((best.clone(), best_value));
+    }
+    let ub: Vec<u32> = k.items.iter().map(|i| i.ub).collect();
+    if n == 0 {
+        return Ok(Solved {
+            best,
+            value: best_value,
+            proven_max: Some(best_value.max(search.threshold)),
+            improving,
+            nodes: 0,
+        });
+    }
+    let mut socp = Socp::new(k, deadline)?;
+    let mut stack = vec![Node {
+        lower: vec![0; n],
+        upper: ub,
+        bound: f64::INFINITY,
+        dir: None,
+    }];
+    let mut nodes = 0u64;
+    let eps = |v: f64| 1e-9 * v.abs().max(1.0);
+    let mut complete = true;
+    while let Some(node) = stack.pop() {
+        if search.stop_after.is_some_and(|s| improving.len() >= s) {
+            complete = false;
+            break;
+        }
+        let target = best_value.max(search.threshold);
+        if node.bound <= target + eps(target) {
+            continue;
+        }
+        if let Some(e) = node.dir {
+            match directional(k, &node.lower, &node.upper, e) {
+                None => continue,
+                Some((b, _)) if b <= target + eps(target) => continue,
+                _ => {}
+            }
+        }
+        if nodes >= search.node_limit || deadline.expired() {
+            complete = false;
+            break;
+        }
+        nodes += 1;
+        let relaxed = match (search.solver, nodes == 1) {
+            (NodeSolver::Clarabel, _) | (NodeSolver::Directional, true) => {
+                let r = socp.solve(k, &node.lower, &node.upper)?;
+                match (search.solver, r) {
+                    // At the root, polish Clarabel's direction with the angle search.
+                    (NodeSolver::Directional, Relaxed::Bounded { bound, dir, x }) => {
+                        match directional_search(k, &node.lower, &node.upper, dir) {
+                            Relaxed::Bounded {
+                                bound: b2,
+                                x: x2,
+                                dir: d2,
+                            } if b2 < bound => Relaxed::Bounded {
+                                bound: b2,
+                                x: x2,
+                                dir: d2,
+                            },
+                            Relaxed::Infeasible => Relaxed::Infeasible,
+                            _ => Relaxed::Bounded { bound, x, dir },
+                        }
+                    }
+                    (_, r) => r,
+                }
+            }
+            (NodeSolver::Directional, false) => {
+                directional_search(k, &node.lower, &node.upper, node.dir)
+            }
+        };
+        let (bound, x, dir) = match relaxed {
+            Relaxed::Infeasible => continue,
+            Relaxed::Bounded { bound, x, dir } => (bound.min(node.bound), Some(x), dir),
+            Relaxed::Unreliable => (node.bound, None, node.dir),
+        };
+        if bound <= target + eps(target) {
+            continue;
+        }
+        let mut consider = |u: Vec<u32>, best: &mut Vec<u32>, best_value: &mut f64| {
+            let v = k.value(&u);
+            if v > *best_value {
+                *best_value = v;
+                *best = u;
+                if v > search.threshold {
+                    improving.push((best.clone(), v));
+                }
+            }
+        };
+        let mut branch_on: Option<(usize, u32)> = None;
+        if let Some(x) = &x {
+            // Incumbent: round down, repair tolerance overflows, complete greedily.
+            let mut u: Vec<u32> = (0..n)
+                .map(|i| {
+                    ((x[i] + 1e-9).floor().max(0.0) as u32).clamp(node.lower[i], node.upper[i])
+                })
+                .collect();
+            while !k.fits(&u) {
+                let Some(i) = (0..n)
+                    .filter(|&i| u[i] > node.lower[i])
+                    .max_by(|&a, &b| k.items[a].mean.total_cmp(&k.items[b].mean))
+                else {
+                    break;
+                };
+                u[i] -= 1;
+            }
+            if k.fits(&u) {
+                k.complete(&mut u, &node.upper);
+                consider(u, &mut best, &mut best_value);
+            }
+            let mut most = 1e-6;
+            for (i, &v) in x.iter().enumerate() {
+                let f = (v - v.floor()).min(v.ceil() - v);
+                if f > most && node.lower[i] < node.upper[i] {
+                    most = f;
+                    branch_on = Some((i, v.floor() as u32));
+                }
+            }
+            if branch_on.is_none() {
+                // Integral relaxation point: optimal for the node if it truly fits.
+                let r: Vec<u32> = (0..n)
+                    .map(|i| (x[i].round().max(0.0) as u32).clamp(node.lower[i], node.upper[i]))
+                    .collect();
+                if k.fits(&r) {
+                    consider(r, &mut best, &mut best_value);
+                    continue;
+                }
+                // It overflows by a linearisation or tolerance error: split its largest entry.
+                branch_on = (0..n)
+                    .filter(|&i| node.lower[i] < node.upper[i] && r[i] > node.lower[i])
+                    .max_by(|&a, &b| x[a].total_cmp(&x[b]))
+                    .map(|i| (i, r[i] - 1));
+            }
+        }
+        if branch_on.is_none() {
+            branch_on = (0..n)
+                .find(|&i| node.lower[i] < node.upper[i])
+                .map(|i| (i, node.lower[i] + (node.upper[i] - node.lower[i] - 1) / 2));
+        }
+        let Some((i, split)) = branch_on else {
+            continue;
+        };
+        let split = split.clamp(node.lower[i], node.upper[i] - 1);
+        let mut down_upper = node.upper.clone();
+        down_upper[i] = split;
+        let mut up_lower = node.lower.clone();
+        up_lower[i] = split + 1;
+        stack.push(Node {
+            lower: node.lower,
+            upper: down_upper,
+            bound,
+            dir,
+        });
+        stack.push(Node {
+            lower: up_lower,
+            upper: node.upper,
+            bound,
+            dir,
+        });
+    }
+    log::debug!("knapsack: {n} items, best {best_value:.6}, {nodes} nodes, complete {complete}");
+    let top = best_value.max(search.threshold);
+    let proven_max = complete.then(|| top + eps(top));
+    Ok(Solved {
+        best,
+        value: best_value,
+        proven_max,
+        improving,
+        nodes,
+    })
+}

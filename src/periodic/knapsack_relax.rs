@@ -1,0 +1,289 @@
+//! Node relaxations of the periodic knapsack.
+//!
+//! **The SOCP** (`socp`): `max π·U` over the box `l ≤ U ≤ u` and the cone
+//! `(C − Σ C_j U_j, Σ x_j U_j, Σ y_j U_j) ∈ SOC₃`, solved by Clarabel. One solver object serves a
+//! whole tree; branching changes only `b` (`update_b`, presolve off).
+//!
+//! **Its dual, by direction** (`directional`): for a unit vector `e`, `e·v ≤ ‖v‖` turns the cone
+//! into the linear row `Σ U_j (C_j + e·r_j) ≤ C`, whose bounded fractional knapsack is solved
+//! exactly by sorting. Every `e` gives a valid bound, and at the SOCP optimum `U*` the KKT multipliers give a direction
+//! `e*` (unit when `v(U*) ≠ 0`, inside the disc otherwise) at which it equals the SOCP value; so
+//! minimising over `e` in the unit disc recovers the SOCP bound at a fraction of an interior-point
+//! solve. Bounds are computed from multipliers, never from a solver's primal value, so they
+//! are valid whatever the solver's accuracy.
+
+use super::knapsack::{Knapsack, FIT_TOLERANCE};
+use crate::error::{Error, Result};
+use crate::solver::Deadline;
+use clarabel::algebra::CscMatrix;
+use clarabel::solver::{
+    DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
+};
+
+/// A node's relaxation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Relaxed {
+    /// The node has no feasible point (proven by a certificate or by a valid linear row).
+    Infeasible,
+    /// A valid upper bound, the relaxation's point and the direction it was priced at.
+    Bounded {
+        /// Upper bound on the node's optimum.
+        bound: f64,
+        /// The relaxation's maximiser (possibly slightly outside the cone).
+        x: Vec<f64>,
+        /// The linearisation direction `e` (in the unit disc), for the children.
+        dir: Option<[f64; 2]>,
+    },
+    /// The solver gave no trustworthy answer (no bound from this node).
+    Unreliable,
+}
+
+/// The bounded fractional knapsack along `e` (`‖e‖ ≤ 1`): its value and maximiser, or `None`
+/// when the lower bounds alone overflow the row (the node is infeasible).
+pub fn directional(
+    k: &Knapsack,
+    lower: &[u32],
+    upper: &[u32],
+    e: [f64; 2],
+) -> Option<(f64, Vec<f64>)> {
+    let norm = e[0].hypot(e[1]);
+    let e = if norm > 1.0 {
+        [e[0] / norm, e[1] / norm]
+    } else {
+        e
+    };
+    let mut room = k.capacity;
+    let mut value = 0.0;
+    let mut x: Vec<f64> = lower.iter().map(|&l| f64::from(l)).collect();
+    let mut free: Vec<(usize, f64)> = Vec::with_capacity(k.items.len());
+    let mut weight = vec![0.0; k.items.len()];
+    for (i, ((it, &l), &u)) in k.items.iter().zip(lower).zip(upper).enumerate() {
+        let w = (it.mean + e[0] * it.x + e[1] * it.y).max(0.0);
+        weight[i] = w;
+        room -= w * f64::from(l);
+        value += it.profit * f64::from(l);
+        if u > l {
+            free.push((i, it.profit));
+        }
+    }
+    if room < -FIT_TOLERANCE {
+        return None;
+    }
+    // Best profit per unit of weight first (zero weight: free profit).
+    free.sort_by(|a, b| {
+        (b.1 * weight[a.0])
+            .total_cmp(&(a.1 * weight[b.0]))
+            .then(a.0.cmp(&b.0))
+    });
+    for (i, p) in free {
+        let n = f64::from(upper[i] - lower[i]);
+        let w = weight[i];
+        let take = if w <= 0.0 {
+            n
+        } else {
+            (room.max(0.0) / w).min(n)
+        };
+        value += p * take;
+        room -= w * take;
+        x[i] += take;
+        if take < n {
+            break;
+        }
+    }
+    Some((value, x))
+}
+
+/// The Lagrangian bound of cone multipliers `z` (pushed into the cone first):
+/// `z₀ C + Σ_j max_{l_j ≤ U_j ≤ u_j} U_j (π_j − z₀ C_j + z₁ x_j + z₂ y_j)`.
+pub fn lagrangian(k: &Knapsack, lower: &[u32], upper: &[u32], z: [f64; 3]) -> f64 {
+    let z0 = z[0].max(z[1].hypot(z[2])).max(0.0);
+    let mut bound = z0 * k.capacity;
+    for ((it, &l), &u) in k.items.iter().zip(lower).zip(upper) {
+        let g = it.profit - z0 * it.mean + z[1] * it.x + z[2] * it.y;
+        bound += if g > 0.0 {
+            g * f64::from(u)
+        } else {
+            g * f64::from(l)
+        };
+    }
+    bound
+}
+
+fn into_disc(e: [f64; 2]) -> [f64; 2] {
+    let n = e[0].hypot(e[1]);
+    if n > 1.0 {
+        [e[0] / n, e[1] / n]
+    } else {
+        e
+    }
+}
+
+/// The directional dual minimised over the unit disc by a pattern search started at `e0`
+/// (or at the best of a coarse grid). Any point of the disc gives a valid bound; the search
+/// only makes it tight. (The minimiser lies inside the disc when the relaxation cancels the
+/// phases completely, on its boundary otherwise.)
+pub fn directional_search(
+    k: &Knapsack,
+    lower: &[u32],
+    upper: &[u32],
+    e0: Option<[f64; 2]>,
+) -> Relaxed {
+    let flat = k.items.iter().all(|it| it.x == 0.0 && it.y == 0.0);
+    let eval = |e: [f64; 2]| directional(k, lower, upper, e);
+    if flat {
+        return match eval([0.0, 0.0]) {
+            None => Relaxed::Infeasible,
+            Some((bound, x)) => Relaxed::Bounded {
+                bound,
+                x,
+                dir: None,
+            },
+        };
+    }
+    let mut starts: Vec<[f64; 2]> = Vec::new();
+    match e0 {
+        Some(e) => starts.push(into_disc(e)),
+        None => {
+            starts.push([0.0, 0.0]);
+            for s in 0..12 {
+                let t = std::f64::consts::TAU * f64::from(s) / 12.0;
+                starts.push([t.cos(), t.sin()]);
+                starts.push([0.5 * t.cos(), 0.5 * t.sin()]);
+            }
+        }
+    }
+    type Point = ([f64; 2], (f64, Vec<f64>));
+    let mut best: Option<Point> = None;
+    for e in starts {
+        match eval(e) {
+            None => return Relaxed::Infeasible,
+            Some(b) => {
+                if best.as_ref().is_none_or(|(_, bb)| b.0 < bb.0) {
+                    best = Some((e, b));
+                }
+            }
+        }
+    }
+    let (mut e, mut val) = best.expect("at least one start");
+    let mut step = if e0.is_some() { 0.02 } else { 0.1 };
+    while step > 1e-7 {
+        let mut moved = false;
+        for d in [[step, 0.0], [-step, 0.0], [0.0, step], [0.0, -step]] {
+            let cand = into_disc([e[0] + d[0], e[1] + d[1]]);
+            match eval(cand) {
+                None => return Relaxed::Infeasible,
+                Some(b) if b.0 < val.0 - 1e-15 => {
+                    e = cand;
+                    val = b;
+                    moved = true;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        if moved {
+            step *= 1.5;
+        } else {
+            step *= 0.5;
+        }
+    }
+    Relaxed::Bounded {
+        bound: val.0,
+        x: val.1,
+        dir: Some(e),
+    }
+}
+
+/// The node SOCP, built once per knapsack and re-solved with new bounds.
+pub struct Socp {
+    solver: DefaultSolver<f64>,
+    b: Vec<f64>,
+    n: usize,
+}
+
+impl Socp {
+    /// Builds the SOCP of `k` (bounds `0 ≤ U ≤ ub`).
+    pub fn new(k: &Knapsack, deadline: &Deadline) -> Result<Self> {
+        let n = k.items.len();
+        let m = 2 * n + 3;
+        let (mut colptr, mut rowval, mut nzval) = (vec![0], Vec::new(), Vec::new());
+        for (i, it) in k.items.iter().enumerate() {
+            for (r, v) in [
+                (i, 1.0),
+                (n + i, -1.0),
+                (2 * n, it.mean),
+                (2 * n + 1, -it.x),
+                (2 * n + 2, -it.y),
+            ] {
+                rowval.push(r);
+                nzval.push(v);
+            }
+            colptr.push(rowval.len());
+        }
+        let a = CscMatrix::new(m, n, colptr, rowval, nzval);
+        let p = CscMatrix::zeros((n, n));
+        let q: Vec<f64> = k.items.iter().map(|i| -i.profit).collect();
+        let mut b = vec![0.0; m];
+        for (i, it) in k.items.iter().enumerate() {
+            b[i] = f64::from(it.ub);
+        }
+        b[2 * n] = k.capacity;
+        let cones = [
+            SupportedConeT::NonnegativeConeT(2 * n),
+            SupportedConeT::SecondOrderConeT(3),
+        ];
+        let time_limit = deadline
+            .remaining_secs()
+            .unwrap_or(f64::INFINITY)
+            .clamp(1e-3, 1e6);
+        let settings = DefaultSettingsBuilder::default()
+            .verbose(false)
+            .presolve_enable(false)
+            .time_limit(time_limit)
+            .build()
+            .map_err(|e| Error::Clarabel(format!("settings: {e:?}")))?;
+        let solver = DefaultSolver::new(&p, &q, &a, &b, &cones, settings)
+            .map_err(|e| Error::Clarabel(format!("setup: {e:?}")))?;
+        Ok(Socp { solver, b, n })
+    }
+
+    /// Solves the node `lower ≤ U ≤ upper`; the bound is the Lagrangian of Clarabel's cone
+    /// multipliers, tightened by the directional bound along them.
+    pub fn solve(&mut self, k: &Knapsack, lower: &[u32], upper: &[u32]) -> Result<Relaxed> {
+        for i in 0..self.n {
+            self.b[i] = f64::from(upper[i]);
+            self.b[self.n + i] = -f64::from(lower[i]);
+        }
+        self.solver
+            .update_b(&self.b)
+            .map_err(|e| Error::Clarabel(format!("update_b: {e:?}")))?;
+        self.solver.solve();
+        let s = &self.solver.solution;
+        Ok(match s.status {
+            SolverStatus::Solved | SolverStatus::AlmostSolved => {
+                let m = s.z.len();
+                let z = [s.z[m - 3], s.z[m - 2], s.z[m - 1]];
+                let mut bound = lagrangian(k, lower, upper, z);
+                let mut dir = None;
+                if z[0] > 1e-12 {
+                    let e = into_disc([-z[1] / z[0], -z[2] / z[0]]);
+                    dir = Some(e);
+                    match directional(k, lower, upper, e) {
+                        None => return Ok(Relaxed::Infeasible),
+                        Some((d, _)) => bound = bound.min(d),
+                    }
+                }
+                Relaxed::Bounded {
+                    bound,
+                    x: s.x.clone(),
+                    dir,
+                }
+            }
+            // Only a certificate counts as a proof of infeasibility.
+            SolverStatus::PrimalInfeasible | SolverStatus::AlmostPrimalInfeasible => {
+                Relaxed::Infeasible
+            }
+            _ => Relaxed::Unreliable,
+        })
+    }
+}

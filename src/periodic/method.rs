@@ -1,0 +1,336 @@
+//! The periodic-packing methods and their one entry point [`solve`].
+
+use super::heuristics::{best_fit_decreasing, min_max_module, min_max_search};
+use super::instance::Instance;
+use super::packing::{group, machine_count, Configuration, Machine};
+use super::peak::total_demand_bound;
+use super::pricing::{PeriodicPricing, PricingSettings};
+use super::solution::Solution;
+use crate::colgen::{self, CgSettings, Column, CoveringMaster};
+use crate::error::Result;
+use crate::outcome::ceil_with_tolerance;
+use crate::solver::{Deadline, HighsSettings};
+use crate::Status;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Instant;
+
+/// A periodic-packing method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Column generation (Dantzig–Wolfe) with the integer finish.
+    Cg,
+    /// Best-Fit Decreasing.
+    Bfd,
+    /// Min-Max with dichotomic search on the machine count.
+    Mm,
+    /// Min-Max on peak demands (ignores phases).
+    Mmm,
+    /// The peak-of-total-demand bound `⌈W/C⌉` alone.
+    LowerBound,
+}
+
+impl Method {
+    /// Every method.
+    pub fn all() -> [Method; 5] {
+        [
+            Method::Cg,
+            Method::Bfd,
+            Method::Mm,
+            Method::Mmm,
+            Method::LowerBound,
+        ]
+    }
+    /// Name on the command line and in files.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Method::Cg => "cg",
+            Method::Bfd => "bfd",
+            Method::Mm => "mm",
+            Method::Mmm => "mmm",
+            Method::LowerBound => "lower-bound",
+        }
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        Method::all()
+            .into_iter()
+            .find(|m| m.name() == s.to_ascii_lowercase())
+            .ok_or_else(|| {
+                format!("unknown method `{s}`; expected one of cg, bfd, mm, mmm, lower-bound")
+            })
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Settings of the periodic methods.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// Wall-clock limit of the whole method, seconds.
+    pub time_limit: Option<f64>,
+    /// Cap on the integer finish alone, seconds (the paper used 300).
+    pub integer_time_limit: f64,
+    /// Column-generation loop settings.
+    pub cg: CgSettings,
+    /// Pricing settings.
+    pub pricing: PricingSettings,
+    /// HiGHS options for the integer finish.
+    pub highs: HighsSettings,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            time_limit: None,
+            integer_time_limit: 10.0,
+            cg: CgSettings::default(),
+            pricing: PricingSettings::default(),
+            highs: HighsSettings::default(),
+        }
+    }
+}
+
+fn from_machines(
+    method: Method,
+    machines: &[Machine],
+    lower_bound: u64,
+    began: Instant,
+) -> Solution {
+    let configurations = group(machines);
+    let m = machine_count(&configurations);
+    finish(
+        method.name(),
+        Some(configurations),
+        m,
+        lower_bound,
+        None,
+        0,
+        began,
+    )
+}
+
+fn finish(
+    method: &str,
+    configurations: Option<Vec<Configuration>>,
+    machines: u64,
+    lower_bound: u64,
+    lp_bound: Option<f64>,
+    iterations: u32,
+    began: Instant,
+) -> Solution {
+    let has = configurations.is_some();
+    Solution {
+        problem: "periodic".into(),
+        method: method.into(),
+        status: match (has, machines <= lower_bound) {
+            (false, _) => Status::Unknown,
+            (true, true) => Status::Optimal,
+            (true, false) => Status::Feasible,
+        },
+        machines: has.then_some(machines),
+        lower_bound,
+        lp_bound,
+        gap: has.then(|| (machines.saturating_sub(lower_bound)) as f64 / machines.max(1) as f64),
+        seconds: began.elapsed().as_secs_f64(),
+        iterations,
+        configurations: configurations.unwrap_or_default(),
+        stats: BTreeMap::new(),
+    }
+}
+
+/// Solves `inst` with `method`.
+pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Solution> {
+    let began = Instant::now();
+    let lb = total_demand_bound(inst);
+    Ok(match method {
+        Method::LowerBound => finish(method.name(), None, 0, lb, None, 0, began),
+        Method::Bfd => from_machines(method, &best_fit_decreasing(inst), lb, began),
+        Method::Mm => from_machines(method, &min_max_search(inst), lb, began),
+        Method::Mmm => from_machines(method, &min_max_module(inst), lb, began),
+        Method::Cg => column_generation(inst, settings, lb, began)?,
+    })
+}
+
+fn key(tasks: &[(usize, u32)]) -> Vec<(usize, u32)> {
+    let mut t = tasks.to_vec();
+    t.sort_unstable();
+    t
+}
+
+fn column_generation(
+    inst: &Instance,
+    settings: &Settings,
+    lb_w: u64,
+    began: Instant,
+) -> Result<Solution> {
+    let deadline = Deadline::after(settings.time_limit);
+    // Heuristics: baselines, initial columns and the integer finish's starting point.
+    let bfd = best_fit_decreasing(inst);
+    let mm = min_max_search(inst);
+    let best_heur = if machine_count(&group(&mm)) <= machine_count(&group(&bfd)) {
+        &mm
+    } else {
+        &bfd
+    };
+    let heuristic_seconds = began.elapsed().as_secs_f64();
+
+    // Initial columns: K0 (as many tasks of one job as fit alone) and the heuristics' machines.
+    let mut configs: Vec<Vec<(usize, u32)>> = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut push = |t: Vec<(usize, u32)>, configs: &mut Vec<Vec<(usize, u32)>>| {
+        if !t.is_empty() && seen.insert(t.clone()) {
+            configs.push(t);
+        }
+    };
+    for (j, job) in inst.jobs.iter().enumerate() {
+        let n = job
+            .tasks
+            .min((inst.capacity / job.peak() + 1e-12).floor() as u32)
+            .max(1);
+        push(vec![(j, n)], &mut configs);
+    }
+    for m in bfd.iter().chain(&mm) {
+        push(key(&m.tasks), &mut configs);
+    }
+    let demands: Vec<f64> = inst.jobs.iter().map(|j| f64::from(j.tasks)).collect();
+    let mut master = CoveringMaster::new(&demands);
+    for c in &configs {
+        master.add_column(c.iter().map(|&(j, n)| (j, f64::from(n))).collect())?;
+    }
+    let initial_columns = master.len();
+    let mut pricing = PeriodicPricing::new(inst, settings.pricing.clone());
+    let cg = colgen::run(&mut master, &mut pricing, &settings.cg, &deadline)?;
+    let lp_lb = ceil_with_tolerance(cg.bound);
+    let lower_bound = lb_w.max(lp_lb);
+    let phase1 = began.elapsed().as_secs_f64();
+
+    // Integer finish over the generated columns, started from the best heuristic.
+    let columns: Vec<Column> = master.columns().to_vec();
+    let index: BTreeMap<Vec<(usize, u32)>, usize> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.iter().map(|&(j, n)| (j, n as u32)).collect::<Vec<_>>(), i))
+        .collect();
+    let mut start = vec![0.0; columns.len()];
+    for m in best_heur {
+        if let Some(&i) = index.get(&key(&m.tasks)) {
+            start[i] += 1.0;
+        }
+    }
+    let heur_machines = machine_count(&group(best_heur));
+    let mut chosen: Vec<Machine> = best_heur.clone();
+    let mut int_seconds = 0.0;
+    if heur_machines > lower_bound && !deadline.expired() {
+        let left = deadline.remaining_secs().unwrap_or(f64::INFINITY);
+        let int_deadline = Deadline::after(Some(left.min(settings.integer_time_limit)));
+        let out = colgen::solve_integer_master(
+            &columns,
+            &demands,
+            Some(&start),
+            &settings.highs,
+            &int_deadline,
+        )?;
+        int_seconds = out.seconds;
+        if let Some(counts) = out.counts {
+            let total: u64 = counts.iter().sum();
+            if total < heur_machines {
+                chosen = expand(inst, &columns, &counts);
+            }
+        }
+    }
+    remove_over_coverage(inst, &mut chosen);
+    let configurations = group(&chosen);
+    let machines = machine_count(&configurations);
+    let mut sol = finish(
+        "cg",
+        Some(configurations),
+        machines,
+        lower_bound,
+        Some(cg.bound),
+        cg.iterations.len() as u32,
+        began,
+    );
+    let s = &mut sol.stats;
+    s.insert("lower_bound_peak".into(), lb_w as f64);
+    s.insert("lower_bound_lp".into(), lp_lb as f64);
+    s.insert("master_value".into(), cg.master_value);
+    s.insert("heuristic_seconds".into(), heuristic_seconds);
+    s.insert("phase1_seconds".into(), phase1);
+    s.insert("integer_seconds".into(), int_seconds);
+    s.insert("columns_initial".into(), initial_columns as f64);
+    s.insert("columns".into(), columns.len() as f64);
+    s.insert("exact_pricings".into(), pricing.exact_calls as f64);
+    s.insert(
+        "pricing_nodes".into(),
+        cg.iterations.iter().map(|i| i.nodes as f64).sum(),
+    );
+    s.insert("heuristic_machines".into(), heur_machines as f64);
+    s.insert(
+        "converged".into(),
+        f64::from(u8::from(matches!(
+            cg.termination,
+            colgen::Termination::Converged | colgen::Termination::BoundClosed
+        ))),
+    );
+    Ok(sol)
+}
+
+/// One machine per unit of `counts`.
+fn expand(inst: &Instance, columns: &[Column], counts: &[u64]) -> Vec<Machine> {
+    let mut out = Vec::new();
+    for (col, &k) in columns.iter().zip(counts) {
+        for _ in 0..k {
+            let mut m = Machine::default();
+            for &(j, n) in col {
+                for _ in 0..n as u32 {
+                    m.push(inst, j);
+                }
+            }
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// The covering master may place more tasks of a job than it has: remove the surplus
+/// (removing a task never raises a peak, every demand being non-negative), then drop empty
+/// machines.
+pub fn remove_over_coverage(inst: &Instance, machines: &mut Vec<Machine>) {
+    let mut surplus: Vec<i64> = inst.jobs.iter().map(|j| -i64::from(j.tasks)).collect();
+    for m in machines.iter() {
+        for &(j, n) in &m.tasks {
+            surplus[j] += i64::from(n);
+        }
+    }
+    for m in machines.iter_mut().rev() {
+        let mut changed = false;
+        for e in m.tasks.iter_mut() {
+            let take = surplus[e.0].min(i64::from(e.1)).max(0);
+            if take > 0 {
+                e.1 -= take as u32;
+                surplus[e.0] -= take;
+                changed = true;
+            }
+        }
+        if changed {
+            m.tasks.retain(|e| e.1 > 0);
+            let tasks = std::mem::take(&mut m.tasks);
+            *m = Machine::default();
+            for (j, n) in tasks {
+                for _ in 0..n {
+                    m.push(inst, j);
+                }
+            }
+        }
+    }
+    machines.retain(|m| !m.tasks.is_empty());
+}

@@ -1,0 +1,24 @@
+//! Packing tasks with periodic (sinusoidal) CPU demand on the fewest machines (Belaid &
+//! Eyraud-Dubois, 2015): column generation with an integer SOCP knapsack pricing, the §5.2
+//! heuristics and the §5.1 lower bound.
+
+mod generate;
+pub mod heuristics;
+mod instance;
+pub mod knapsack;
+pub mod knapsack_bnb;
+pub mod knapsack_relax;
+mod method;
+mod packing;
+pub mod peak;
+mod pricing;
+mod solution;
+mod verify;
+
+pub use generate::{generate, Amplitude, TaskSize};
+pub use instance::{Format, Instance, Job};
+pub use method::{remove_over_coverage, solve, Method, Settings};
+pub use packing::{group, machine_count, Configuration, Machine};
+pub use pricing::{PeriodicPricing, PricingSettings};
+pub use solution::Solution;
+pub use verify::{sampled_peak, verify, Violation, SAMPLES, TOLERANCE};

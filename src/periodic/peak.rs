@@ -1,0 +1,65 @@
+//! Peak demand of a set of tasks (eq. 1): the sum of sinusoids of one period is a sinusoid,
+//! so `max_t Σ W(t) = Σ C + ‖(Σ ρ cos φ, Σ ρ sin φ)‖`.
+
+use super::instance::Instance;
+use crate::outcome::ceil_with_tolerance;
+
+/// Running sums that determine the peak of a set of tasks.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Load {
+    /// `Σ C`.
+    pub mean: f64,
+    /// `Σ ρ cos φ`.
+    pub x: f64,
+    /// `Σ ρ sin φ`.
+    pub y: f64,
+}
+
+impl Load {
+    /// The peak over time.
+    pub fn peak(&self) -> f64 {
+        self.mean + self.x.hypot(self.y)
+    }
+
+    /// This load plus `n` tasks of job `j`.
+    pub fn with(&self, inst: &Instance, j: usize, n: f64) -> Load {
+        let job = &inst.jobs[j];
+        Load {
+            mean: self.mean + n * job.mean,
+            x: self.x + n * job.x(),
+            y: self.y + n * job.y(),
+        }
+    }
+
+    /// Adds `n` tasks of job `j` in place.
+    pub fn add(&mut self, inst: &Instance, j: usize, n: f64) {
+        *self = self.with(inst, j, n);
+    }
+}
+
+/// Absolute tolerance on a machine's peak: a configuration fits when its peak is at most
+/// `capacity + FIT_TOLERANCE`.
+pub const FIT_TOLERANCE: f64 = 1e-9;
+
+/// Load of a configuration given as `(job, count)` pairs.
+pub fn load_of(inst: &Instance, tasks: &[(usize, u32)]) -> Load {
+    let mut l = Load::default();
+    for &(j, n) in tasks {
+        l.add(inst, j, f64::from(n));
+    }
+    l
+}
+
+/// True when the configuration's peak fits in a machine.
+pub fn fits(inst: &Instance, load: &Load) -> bool {
+    load.peak() <= inst.capacity + FIT_TOLERANCE
+}
+
+/// The peak-of-total-demand bound of §5.1: `⌈W / C⌉` with `W` the peak of all tasks together.
+pub fn total_demand_bound(inst: &Instance) -> u64 {
+    let mut all = Load::default();
+    for (j, job) in inst.jobs.iter().enumerate() {
+        all.add(inst, j, f64::from(job.tasks));
+    }
+    ceil_with_tolerance(all.peak() / inst.capacity)
+}

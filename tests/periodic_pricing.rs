@@ -1,0 +1,225 @@
+//! The pricing knapsack against brute-force enumeration (random tiny cases, both node
+//! relaxations), against a dynamic-programming bounded knapsack with zero amplitude, and the
+//! directional dual against Clarabel's SOCP value.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use vcalloc::periodic::knapsack::{Item, Knapsack};
+use vcalloc::periodic::knapsack_bnb::{branch_and_bound, NodeSolver, Search};
+use vcalloc::periodic::knapsack_relax::{directional_search, Relaxed, Socp};
+use vcalloc::solver::Deadline;
+
+fn random_knapsack(seed: u64, items: usize, amplitude: bool) -> Knapsack {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let capacity = 20.0;
+    let items = (0..items)
+        .map(|job| {
+            let mean: f64 = rng.random_range(1.0..10.0);
+            let rho = if amplitude {
+                mean * rng.random::<f64>()
+            } else {
+                0.0
+            };
+            let phi = std::f64::consts::TAU * rng.random::<f64>();
+            Item {
+                job,
+                profit: rng.random_range(0.05..1.0) * mean / 5.0,
+                mean,
+                x: rho * phi.cos(),
+                y: rho * phi.sin(),
+                ub: rng
+                    .random_range(1..=4u32)
+                    .min((capacity / mean) as u32)
+                    .max(1),
+            }
+        })
+        .collect();
+    Knapsack { capacity, items }
+}
+
+/// Every count vector in the box.
+fn brute(k: &Knapsack) -> f64 {
+    let n = k.items.len();
+    let mut u = vec![0u32; n];
+    let mut best = 0.0_f64;
+    loop {
+        if k.fits(&u) {
+            best = best.max(k.value(&u));
+        }
+        let mut i = 0;
+        loop {
+            if i == n {
+                return best;
+            }
+            if u[i] < k.items[i].ub {
+                u[i] += 1;
+                break;
+            }
+            u[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+fn exact(k: &Knapsack, solver: NodeSolver) -> (f64, Option<f64>) {
+    let search = Search {
+        threshold: 0.0,
+        stop_after: None,
+        node_limit: u64::MAX,
+        solver,
+    };
+    let s = branch_and_bound(k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
+    assert!(k.fits(&s.best));
+    assert!((k.value(&s.best) - s.value).abs() < 1e-12);
+    (s.value, s.proven_max)
+}
+
+#[test]
+fn branch_and_bound_matches_brute_force() {
+    for seed in 0..300 {
+        let k = random_knapsack(seed, 1 + (seed as usize % 6), true);
+        let truth = brute(&k);
+        for solver in [NodeSolver::Clarabel, NodeSolver::Directional] {
+            let (v, proven) = exact(&k, solver);
+            assert!(
+                (v - truth).abs() <= 1e-9,
+                "seed {seed} {solver:?}: {v} vs brute force {truth}"
+            );
+            let p = proven.expect("complete search");
+            assert!(
+                p >= truth - 1e-12 && p <= truth + 1e-6,
+                "seed {seed}: proven {p} vs {truth}"
+            );
+        }
+    }
+}
+
+#[test]
+fn threshold_pruning_still_proves_the_bound() {
+    for seed in 0..200 {
+        let k = random_knapsack(1000 + seed, 2 + (seed as usize % 5), true);
+        let truth = brute(&k);
+        for threshold in [0.5 * truth, truth, 1.5 * truth] {
+            let search = Search {
+                threshold,
+                stop_after: None,
+                node_limit: u64::MAX,
+                solver: NodeSolver::Directional,
+            };
+            let s =
+                branch_and_bound(&k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
+            let p = s.proven_max.unwrap();
+            assert!(
+                p >= truth - 1e-12,
+                "seed {seed}: claims max ≤ {p} but {truth} exists"
+            );
+            // Every solution above the threshold it reports is real.
+            for (u, v) in &s.improving {
+                assert!(k.fits(u) && *v > threshold && (k.value(u) - v).abs() < 1e-12);
+            }
+        }
+    }
+}
+
+/// Bounded knapsack by dynamic programming on integer weights.
+fn dp(weights: &[usize], profits: &[f64], counts: &[u32], cap: usize) -> f64 {
+    let mut best = vec![0.0_f64; cap + 1];
+    for ((&w, &p), &c) in weights.iter().zip(profits).zip(counts) {
+        for _ in 0..c {
+            for r in (w..=cap).rev() {
+                best[r] = best[r].max(best[r - w] + p);
+            }
+        }
+    }
+    best[cap]
+}
+
+#[test]
+fn zero_amplitude_matches_dynamic_programming() {
+    for seed in 0..200u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let cap = rng.random_range(20..120usize);
+        let n = rng.random_range(1..12);
+        let weights: Vec<usize> = (0..n).map(|_| rng.random_range(1..=cap / 2)).collect();
+        let profits: Vec<f64> = weights
+            .iter()
+            .map(|&w| w as f64 * rng.random_range(0.5..1.5))
+            .collect();
+        let counts: Vec<u32> = weights
+            .iter()
+            .map(|&w| rng.random_range(1..=(cap / w).min(6) as u32))
+            .collect();
+        let k = Knapsack {
+            capacity: cap as f64,
+            items: (0..n)
+                .map(|i| Item {
+                    job: i,
+                    profit: profits[i],
+                    mean: weights[i] as f64,
+                    x: 0.0,
+                    y: 0.0,
+                    ub: counts[i],
+                })
+                .collect(),
+        };
+        let truth = dp(&weights, &profits, &counts, cap);
+        for solver in [NodeSolver::Clarabel, NodeSolver::Directional] {
+            let (v, _) = exact(&k, solver);
+            assert!(
+                (v - truth).abs() <= 1e-9 * truth.max(1.0),
+                "seed {seed} {solver:?}: {v} vs DP {truth}"
+            );
+        }
+    }
+}
+
+#[test]
+fn directional_dual_equals_the_socp_relaxation() {
+    for seed in 0..100 {
+        let k = random_knapsack(5000 + seed, 8, true);
+        let n = k.items.len();
+        let (lower, upper) = (vec![0; n], k.items.iter().map(|i| i.ub).collect::<Vec<_>>());
+        let mut socp = Socp::new(&k, &Deadline::none()).unwrap();
+        let Relaxed::Bounded {
+            x,
+            dir,
+            bound: socp_bound,
+        } = socp.solve(&k, &lower, &upper).unwrap()
+        else {
+            panic!("seed {seed}")
+        };
+        let socp_value = k
+            .items
+            .iter()
+            .zip(&x)
+            .map(|(it, v)| it.profit * v)
+            .sum::<f64>();
+        // Clarabel's bound (from its multipliers) is valid and tight.
+        assert!(
+            socp_bound >= socp_value - 1e-6
+                && socp_bound <= socp_value + 1e-5 * socp_value.max(1.0)
+        );
+        // The directional dual is valid from any start (never below the SOCP optimum) ...
+        let Relaxed::Bounded { bound: cold, .. } = directional_search(&k, &lower, &upper, None)
+        else {
+            panic!()
+        };
+        assert!(
+            cold >= socp_value - 1e-6,
+            "seed {seed}: {cold} < {socp_value}"
+        );
+        // ... and tight when started from Clarabel's multipliers, as at the root of the tree.
+        let Relaxed::Bounded { bound: warm, .. } = directional_search(&k, &lower, &upper, dir)
+        else {
+            panic!()
+        };
+        assert!(
+            warm >= socp_value - 1e-6,
+            "seed {seed}: {warm} < {socp_value}"
+        );
+        assert!(
+            warm <= socp_value + 1e-5 * socp_value.max(1.0),
+            "seed {seed}: {warm} vs {socp_value}"
+        );
+    }
+}
