@@ -86,6 +86,9 @@ pub struct SolvePeriodic {
     /// Run the exact pricing at every iteration (a Lagrangian bound each time).
     #[arg(long)]
     pub exact_pricing: bool,
+    /// Node relaxation of the pricing branch-and-bound: directional or clarabel.
+    #[arg(long, default_value = "directional")]
+    pub node_relaxation: vcalloc::periodic::knapsack_bnb::NodeSolver,
     /// Write the solution JSON here instead of standard output.
     #[arg(long)]
     pub output: Option<PathBuf>,

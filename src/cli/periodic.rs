@@ -38,6 +38,7 @@ pub fn solve(a: &SolvePeriodic) -> vcalloc::Result<i32> {
     };
     settings.cg.smoothing = a.smoothing;
     settings.pricing.exact_every_iteration = a.exact_pricing;
+    settings.pricing.node_solver = a.node_relaxation;
     let sol = periodic::solve(&inst, a.method, &settings)?;
     emit(&sol.to_json(), a.output.as_deref())?;
     if a.output.is_some() {

@@ -120,6 +120,40 @@ impl Knapsack {
         out
     }
 
+    /// Swap local search: repeatedly tries every "drop one task of job `a`, fill with job `b`,
+    /// complete greedily" move and keeps the best, until no move improves (or `rounds` passes).
+    pub fn improve(&self, u: &mut Vec<u32>, rounds: usize) {
+        let upper: Vec<u32> = self.items.iter().map(|i| i.ub).collect();
+        let mut value = self.value(u);
+        for _ in 0..rounds {
+            let mut best: Option<(Vec<u32>, f64)> = None;
+            for a in (0..u.len()).filter(|&a| u[a] > 0) {
+                for b in (0..u.len()).filter(|&b| b != a && u[b] < upper[b]) {
+                    let mut t = u.clone();
+                    t[a] -= 1;
+                    let mut only = t.clone();
+                    only[b] = upper[b];
+                    self.complete(&mut t, &only);
+                    if t[b] == u[b] {
+                        continue;
+                    }
+                    self.complete(&mut t, &upper);
+                    let v = self.value(&t);
+                    if v > value + 1e-12 && best.as_ref().is_none_or(|(_, bv)| v > *bv) {
+                        best = Some((t, v));
+                    }
+                }
+            }
+            match best {
+                Some((t, v)) => {
+                    *u = t;
+                    value = v;
+                }
+                None => return,
+            }
+        }
+    }
+
     /// A greedy solution from scratch.
     pub fn greedy(&self) -> Vec<u32> {
         let mut u = vec![0; self.items.len()];

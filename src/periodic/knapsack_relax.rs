@@ -165,8 +165,11 @@ pub fn directional_search(
         }
     }
     let (mut e, mut val) = best.expect("at least one start");
+    // The search only tightens a bound that is valid anyway: a few dozen evaluations suffice.
     let mut step = if e0.is_some() { 0.02 } else { 0.1 };
-    while step > 1e-7 {
+    let mut evaluations = 0;
+    while step > 1e-4 && evaluations < 40 {
+        evaluations += 1;
         let mut moved = false;
         for d in [[step, 0.0], [-step, 0.0], [0.0, step], [0.0, -step]] {
             let cand = into_disc([e[0] + d[0], e[1] + d[1]]);

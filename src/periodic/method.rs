@@ -208,7 +208,15 @@ fn column_generation(
     }
     let initial_columns = master.len();
     let mut pricing = PeriodicPricing::new(inst, settings.pricing.clone());
-    let cg = colgen::run(&mut master, &mut pricing, &settings.cg, &deadline)?;
+    // Under a time limit, the first phase leaves a share for the integer finish.
+    let phase1_deadline = match settings.time_limit {
+        Some(t) => Deadline::after(Some(
+            (t - began.elapsed().as_secs_f64() - settings.integer_time_limit.min(0.25 * t))
+                .max(0.0),
+        )),
+        None => deadline,
+    };
+    let cg = colgen::run(&mut master, &mut pricing, &settings.cg, &phase1_deadline)?;
     let lp_lb = ceil_with_tolerance(cg.bound);
     let lower_bound = lb_w.max(lp_lb);
     let phase1 = began.elapsed().as_secs_f64();

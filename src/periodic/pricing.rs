@@ -31,6 +31,8 @@ pub struct PricingSettings {
     pub partial: usize,
     /// Node relaxation of the branch-and-bound.
     pub node_solver: NodeSolver,
+    /// Greedy columns polished by swap local search when none improves (0: off).
+    pub local_search_starts: usize,
 }
 
 impl Default for PricingSettings {
@@ -43,6 +45,7 @@ impl Default for PricingSettings {
             greedy_seeds: 20,
             partial: 3,
             node_solver: NodeSolver::Directional,
+            local_search_starts: 3,
         }
     }
 }
@@ -100,7 +103,15 @@ impl Pricing for PeriodicPricing<'_> {
     fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced> {
         let k = self.knapsack(duals);
         let threshold = 1.0 + self.settings.improvement_tol;
-        let family = k.greedy_family(self.settings.greedy_seeds);
+        let mut family = k.greedy_family(self.settings.greedy_seeds);
+        if family.iter().all(|u| k.value(u) <= threshold) {
+            // Polish the best few greedy columns by swaps before paying for an exact search.
+            family.sort_by(|a, b| k.value(b).total_cmp(&k.value(a)));
+            family.truncate(self.settings.local_search_starts);
+            for u in family.iter_mut() {
+                k.improve(u, 3);
+            }
+        }
         let mut good: Vec<(Column, f64)> = family
             .iter()
             .map(|u| (u, k.value(u)))

@@ -1,0 +1,239 @@
+//! Column generation end to end: BPPLIB instances with known optima and root LPs, tiny random
+//! periodic instances against brute-force partitioning, bounds against solutions, and every
+//! method's output through `verify`.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::path::Path;
+use vcalloc::periodic::{self, peak, solve, verify, Instance, Job, Machine, Method, Settings};
+use vcalloc::{ceil_with_tolerance, Status};
+
+fn optima() -> Vec<(String, u64, f64)> {
+    std::fs::read_to_string("data/bpplib/optima.tsv")
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            (
+                c[0].to_string(),
+                c[1].parse().unwrap(),
+                c[4].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn bpplib_root_lp_and_optimum() {
+    for (name, optimum, lp_bound) in optima() {
+        let inst = Instance::load(&Path::new("data/bpplib").join(&name), None).unwrap();
+        let mut settings = Settings::default();
+        settings.cg.stop_when_bound_closes = false;
+        let sol = solve(&inst, Method::Cg, &settings).unwrap();
+        assert!(
+            verify(&inst, &sol).is_empty(),
+            "{name}: {:?}",
+            verify(&inst, &sol)
+        );
+        let z = sol.lp_bound.unwrap();
+        assert!(
+            (z - lp_bound).abs() <= 0.006,
+            "{name}: root LP {z} vs published {lp_bound}"
+        );
+        assert!(
+            sol.machines.unwrap() >= optimum,
+            "{name}: {} bins below the optimum {optimum}",
+            sol.machines.unwrap()
+        );
+        assert!(
+            sol.lower_bound <= optimum,
+            "{name}: bound {} above the optimum",
+            sol.lower_bound
+        );
+        assert_eq!(sol.stats["converged"], 1.0);
+    }
+}
+
+fn tiny(seed: u64) -> Instance {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let jobs = (0..rng.random_range(1..=4))
+        .map(|_| {
+            let mean = rng.random_range(1.0..9.0);
+            Job {
+                mean,
+                amplitude: mean * rng.random::<f64>(),
+                phase: std::f64::consts::TAU * rng.random::<f64>(),
+                tasks: rng.random_range(1..=2),
+            }
+        })
+        .collect();
+    Instance {
+        capacity: 20.0,
+        jobs,
+    }
+}
+
+/// Fewest machines over every partition of the tasks.
+fn brute_force(inst: &Instance) -> u64 {
+    let tasks: Vec<usize> = inst
+        .jobs
+        .iter()
+        .enumerate()
+        .flat_map(|(j, job)| std::iter::repeat_n(j, job.tasks as usize))
+        .collect();
+    fn go(
+        inst: &Instance,
+        tasks: &[usize],
+        i: usize,
+        bins: &mut Vec<Vec<(usize, u32)>>,
+        best: &mut u64,
+    ) {
+        if bins.len() as u64 >= *best {
+            return;
+        }
+        if i == tasks.len() {
+            *best = bins.len() as u64;
+            return;
+        }
+        let j = tasks[i];
+        for b in 0..bins.len() {
+            let mut trial = bins[b].clone();
+            match trial.iter_mut().find(|e| e.0 == j) {
+                Some(e) => e.1 += 1,
+                None => trial.push((j, 1)),
+            }
+            if peak::fits(inst, &peak::load_of(inst, &trial)) {
+                let keep = std::mem::replace(&mut bins[b], trial);
+                go(inst, tasks, i + 1, bins, best);
+                bins[b] = keep;
+            }
+        }
+        bins.push(vec![(j, 1)]);
+        go(inst, tasks, i + 1, bins, best);
+        bins.pop();
+    }
+    let mut best = tasks.len() as u64;
+    go(inst, &tasks, 0, &mut Vec::new(), &mut best);
+    best
+}
+
+#[test]
+fn tiny_instances_against_brute_force() {
+    let settings = Settings::default();
+    for seed in 0..150 {
+        let inst = tiny(seed);
+        inst.validate(Path::new("t")).unwrap();
+        let opt = brute_force(&inst);
+        for m in Method::all() {
+            let sol = solve(&inst, m, &settings).unwrap();
+            assert!(
+                verify(&inst, &sol).is_empty(),
+                "seed {seed} {m}: {:?}",
+                verify(&inst, &sol)
+            );
+            assert!(
+                sol.lower_bound <= opt,
+                "seed {seed} {m}: bound {} above optimum {opt}",
+                sol.lower_bound
+            );
+            if let Some(machines) = sol.machines {
+                assert!(
+                    machines >= opt,
+                    "seed {seed} {m}: {machines} below optimum {opt}"
+                );
+                if sol.status == Status::Optimal {
+                    assert_eq!(machines, opt, "seed {seed} {m}: claims optimal");
+                }
+            }
+            if m == Method::Cg {
+                let z = sol.lp_bound.unwrap();
+                let w = peak::total_demand_bound(&inst);
+                // z_LP ≥ W/C up to rounding; machines ≥ ⌈z_LP⌉ and ≥ ⌈W/C⌉.
+                assert!(
+                    ceil_with_tolerance(z) <= opt,
+                    "seed {seed}: ⌈z⌉ above the optimum"
+                );
+                assert!(sol.machines.unwrap() >= ceil_with_tolerance(z).max(w));
+                if sol.stats["converged"] == 1.0 {
+                    assert!(
+                        z >= (w as f64 - 1.0) - 1e-9,
+                        "seed {seed}: z_LP {z} far below ⌈W/C⌉ {w}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn lp_bound_dominates_the_peak_bound_on_synthetic_instances() {
+    let settings = Settings {
+        time_limit: Some(20.0),
+        ..Settings::default()
+    };
+    for seed in 0..2 {
+        let inst = periodic::generate(
+            periodic::TaskSize::Large,
+            periodic::Amplitude::Small,
+            12,
+            seed,
+        )
+        .unwrap();
+        let mut s = settings.clone();
+        s.cg.stop_when_bound_closes = false;
+        let sol = solve(&inst, Method::Cg, &s).unwrap();
+        assert!(verify(&inst, &sol).is_empty());
+        if sol.stats["converged"] == 1.0 {
+            // W/C relaxes the LP further (it lets all tasks share one giant machine).
+            let mut all = peak::Load::default();
+            for (j, job) in inst.jobs.iter().enumerate() {
+                all.add(&inst, j, f64::from(job.tasks));
+            }
+            assert!(sol.lp_bound.unwrap() >= all.peak() / inst.capacity - 1e-6);
+        }
+        let m = sol.machines.unwrap();
+        assert!(m >= sol.lower_bound && sol.lower_bound >= peak::total_demand_bound(&inst));
+    }
+}
+
+#[test]
+fn over_coverage_removal_places_each_task_once_and_keeps_peaks() {
+    let inst =
+        periodic::generate(periodic::TaskSize::Medium, periodic::Amplitude::Large, 6, 3).unwrap();
+    // Over-cover: every job's tasks twice, two per machine when they fit.
+    let mut machines = Vec::new();
+    for (j, job) in inst.jobs.iter().enumerate() {
+        for _ in 0..2 * job.tasks {
+            let mut m = Machine::default();
+            m.push(&inst, j);
+            machines.push(m);
+        }
+    }
+    let before: Vec<f64> = machines.iter().map(|m| m.load.peak()).collect();
+    periodic::remove_over_coverage(&inst, &mut machines);
+    let mut placed = vec![0u32; inst.jobs.len()];
+    for m in &machines {
+        assert!(m.load.peak() <= before.iter().cloned().fold(0.0, f64::max) + 1e-12);
+        for &(j, n) in &m.tasks {
+            placed[j] += n;
+        }
+    }
+    for (j, job) in inst.jobs.iter().enumerate() {
+        assert_eq!(placed[j], job.tasks);
+    }
+}
+
+#[test]
+fn generator_is_reproducible() {
+    use periodic::{Amplitude, TaskSize};
+    let a = periodic::generate(TaskSize::Small, Amplitude::Large, 100, 9).unwrap();
+    let b = periodic::generate(TaskSize::Small, Amplitude::Large, 100, 9).unwrap();
+    let c = periodic::generate(TaskSize::Small, Amplitude::Large, 100, 10).unwrap();
+    assert_eq!(a.to_json(), b.to_json());
+    assert_ne!(a, c);
+    assert!(a
+        .jobs
+        .iter()
+        .all(|j| j.mean > 0.0 && j.mean <= 1.0 && j.amplitude <= j.mean && j.tasks == 500));
+}
