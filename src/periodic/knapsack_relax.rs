@@ -40,50 +40,32 @@ pub enum Relaxed {
 
 /// The bounded fractional knapsack along `e` (`‖e‖ ≤ 1`): its value and maximiser, or `None`
 /// when the lower bounds alone overflow the row (the node is infeasible).
-pub fn directional(
-    k: &Knapsack,
-    lower: &[u32],
-    upper: &[u32],
-    e: [f64; 2],
-) -> Option<(f64, Vec<f64>)> {
-    let norm = e[0].hypot(e[1]);
-    let e = if norm > 1.0 {
-        [e[0] / norm, e[1] / norm]
-    } else {
-        e
-    };
+pub fn directional(k: &Knapsack, lower: &[u32], upper: &[u32], e: [f64; 2]) -> Option<(f64, Vec<f64>)> {
+    // A direction from a failed solve could be NaN: the origin is always a valid direction.
+    let e = if e[0].is_finite() && e[1].is_finite() { into_disc(e) } else { [0.0, 0.0] };
     let mut room = k.capacity;
     let mut value = 0.0;
     let mut x: Vec<f64> = lower.iter().map(|&l| f64::from(l)).collect();
-    let mut free: Vec<(usize, f64)> = Vec::with_capacity(k.items.len());
-    let mut weight = vec![0.0; k.items.len()];
+    // (profit per unit of weight, item, weight); zero weight ranks first (free profit).
+    let mut free: Vec<(f64, usize, f64)> = Vec::with_capacity(k.items.len());
     for (i, ((it, &l), &u)) in k.items.iter().zip(lower).zip(upper).enumerate() {
         let w = (it.mean + e[0] * it.x + e[1] * it.y).max(0.0);
-        weight[i] = w;
         room -= w * f64::from(l);
         value += it.profit * f64::from(l);
         if u > l {
-            free.push((i, it.profit));
+            let ratio = if w > 0.0 { it.profit / w } else { f64::INFINITY };
+            free.push((ratio, i, w));
         }
     }
     if room < -FIT_TOLERANCE {
         return None;
     }
-    // Best profit per unit of weight first (zero weight: free profit).
-    free.sort_by(|a, b| {
-        (b.1 * weight[a.0])
-            .total_cmp(&(a.1 * weight[b.0]))
-            .then(a.0.cmp(&b.0))
-    });
-    for (i, p) in free {
+    // A key per item, compared with `total_cmp`: a total order, unlike cross-multiplied ratios.
+    free.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    for (_, i, w) in free {
         let n = f64::from(upper[i] - lower[i]);
-        let w = weight[i];
-        let take = if w <= 0.0 {
-            n
-        } else {
-            (room.max(0.0) / w).min(n)
-        };
-        value += p * take;
+        let take = if w <= 0.0 { n } else { (room.max(0.0) / w).min(n) };
+        value += k.items[i].profit * take;
         room -= w * take;
         x[i] += take;
         if take < n {

@@ -1,0 +1,57 @@
+//! The six §5.3 scenarios (tasks large/medium/small × amplitude large/small), 100 jobs,
+//! capacity 20, seeds 1…K (default 5): column generation with a per-instance time limit
+//! (default 60 s), and BFD, MM, MMM for comparison.
+//!
+//! `cargo bench --bench periodic_synthetic -- [--seeds K] [--time-limit S] [--jobs J]`
+//! prints one line per instance and a median per scenario: first-phase seconds, total seconds,
+//! iterations, machines / ⌈z_LP⌉ (LP bound proven so far), machines / ⌈W/C⌉, and the heuristics'
+//! machines / ⌈W/C⌉. Under `cargo test --benches` it runs one tiny instance only.
+
+use vcalloc::periodic::{generate, solve, verify, Amplitude, Method, Settings, TaskSize};
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let quick = !args.iter().any(|a| a == "--bench");
+    let get = |name: &str, default: f64| {
+        args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|s| s.parse().ok()).unwrap_or(default)
+    };
+    let seeds = if quick { 1 } else { get("--seeds", 5.0) as u64 };
+    let limit = get("--time-limit", if quick { 5.0 } else { 60.0 });
+    let jobs = if quick { 6 } else { get("--jobs", 100.0) as usize };
+    let settings = Settings { time_limit: Some(limit), ..Settings::default() };
+    for tasks in [TaskSize::Large, TaskSize::Medium, TaskSize::Small] {
+        for amplitude in [Amplitude::Large, Amplitude::Small] {
+            let (mut p1, mut tot, mut vs_lp, mut vs_w, mut bfd, mut mm, mut mmm) = (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+            for seed in 1..=seeds {
+                let inst = generate(tasks, amplitude, jobs, seed).expect("valid scenario");
+                let sol = solve(&inst, Method::Cg, &settings).expect("cg");
+                assert!(verify(&inst, &sol).is_empty());
+                let m = sol.machines.unwrap() as f64;
+                let s = &sol.stats;
+                let lp = vcalloc::ceil_with_tolerance(sol.lp_bound.unwrap()).max(1) as f64;
+                let w = s["lower_bound_peak"];
+                println!(
+                    "{tasks:?}/{amplitude:?} seed {seed}: machines {m}, ⌈z_LP⌉ {lp} (master {:.2}, converged {}), ⌈W/C⌉ {w}, phase 1 {:.2} s, total {:.2} s, {} iterations",
+                    s["master_value"], s["converged"], s["phase1_seconds"], sol.seconds, sol.iterations
+                );
+                p1.push(s["phase1_seconds"]);
+                tot.push(sol.seconds);
+                vs_lp.push(m / lp);
+                vs_w.push(m / w);
+                for (method, v) in [(Method::Bfd, &mut bfd), (Method::Mm, &mut mm), (Method::Mmm, &mut mmm)] {
+                    let h = solve(&inst, method, &settings).expect("heuristic");
+                    v.push(h.machines.unwrap() as f64 / w);
+                }
+            }
+            println!(
+                "== {tasks:?} tasks, {amplitude:?} amplitude: median phase 1 {:.2} s, total {:.2} s; machines/⌈z_LP⌉ {:.4}, machines/⌈W/C⌉ {:.4}; BFD {:.4}, MM {:.4}, MMM {:.4} (× ⌈W/C⌉)",
+                median(&mut p1), median(&mut tot), median(&mut vs_lp), median(&mut vs_w), median(&mut bfd), median(&mut mm), median(&mut mmm)
+            );
+        }
+    }
+}
