@@ -9,13 +9,19 @@ use std::path::{Path, PathBuf};
 use vcalloc::periodic::{solve, verify, Instance, Method, Settings};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let mut limit = 10.0;
     let mut dirs: Vec<PathBuf> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--time-limit" {
-            limit = it.next().and_then(|s| s.parse().ok()).expect("--time-limit S");
+            limit = it
+                .next()
+                .and_then(|s| s.parse().ok())
+                .expect("--time-limit S");
         } else if !a.starts_with('-') {
             dirs.push(PathBuf::from(a));
         }
@@ -29,19 +35,33 @@ fn main() {
 }
 
 fn run_set(dir: &Path, limit: f64) {
-    let table = std::fs::read_to_string(dir.join("optima.tsv")).expect("optima.tsv in the set folder");
-    let settings = Settings { time_limit: Some(limit), ..Settings::default() };
+    let table =
+        std::fs::read_to_string(dir.join("optima.tsv")).expect("optima.tsv in the set folder");
+    let settings = Settings {
+        time_limit: Some(limit),
+        ..Settings::default()
+    };
     let (mut reached, mut proven, mut total) = (0, 0, 0);
     let mut times = Vec::new();
     let mut misses = Vec::new();
     for line in table.lines().skip(1) {
         let cols: Vec<&str> = line.split('\t').collect();
-        let Ok(optimum) = cols[1].parse::<u64>() else { continue };
+        let Ok(optimum) = cols[1].parse::<u64>() else {
+            continue;
+        };
         let inst = Instance::load(&dir.join(cols[0]), None).expect("instance");
         let sol = solve(&inst, Method::Cg, &settings).expect("solve");
-        assert!(verify(&inst, &sol).is_empty(), "{}: invalid solution", cols[0]);
+        assert!(
+            verify(&inst, &sol).is_empty(),
+            "{}: invalid solution",
+            cols[0]
+        );
         let m = sol.machines.expect("cg always has a packing");
-        assert!(m >= optimum && sol.lower_bound <= optimum, "{}: inconsistent with the known optimum", cols[0]);
+        assert!(
+            m >= optimum && sol.lower_bound <= optimum,
+            "{}: inconsistent with the known optimum",
+            cols[0]
+        );
         total += 1;
         reached += usize::from(m == optimum);
         proven += usize::from(sol.status == vcalloc::Status::Optimal);

@@ -18,15 +18,27 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let quick = !args.iter().any(|a| a == "--bench");
     let get = |name: &str, default: f64| {
-        args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|s| s.parse().ok()).unwrap_or(default)
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(default)
     };
     let seeds = if quick { 1 } else { get("--seeds", 5.0) as u64 };
     let limit = get("--time-limit", if quick { 5.0 } else { 60.0 });
-    let jobs = if quick { 6 } else { get("--jobs", 100.0) as usize };
-    let settings = Settings { time_limit: Some(limit), ..Settings::default() };
+    let jobs = if quick {
+        6
+    } else {
+        get("--jobs", 100.0) as usize
+    };
+    let settings = Settings {
+        time_limit: Some(limit),
+        ..Settings::default()
+    };
     for tasks in [TaskSize::Large, TaskSize::Medium, TaskSize::Small] {
         for amplitude in [Amplitude::Large, Amplitude::Small] {
-            let (mut p1, mut tot, mut vs_lp, mut vs_w, mut bfd, mut mm, mut mmm) = (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+            let (mut p1, mut tot, mut vs_lp, mut vs_w, mut bfd, mut mm, mut mmm) =
+                (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
             for seed in 1..=seeds {
                 let inst = generate(tasks, amplitude, jobs, seed).expect("valid scenario");
                 let sol = solve(&inst, Method::Cg, &settings).expect("cg");
@@ -43,7 +55,11 @@ fn main() {
                 tot.push(sol.seconds);
                 vs_lp.push(m / lp);
                 vs_w.push(m / w);
-                for (method, v) in [(Method::Bfd, &mut bfd), (Method::Mm, &mut mm), (Method::Mmm, &mut mmm)] {
+                for (method, v) in [
+                    (Method::Bfd, &mut bfd),
+                    (Method::Mm, &mut mm),
+                    (Method::Mmm, &mut mmm),
+                ] {
                     let h = solve(&inst, method, &settings).expect("heuristic");
                     v.push(h.machines.unwrap() as f64 / w);
                 }

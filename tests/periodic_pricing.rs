@@ -200,7 +200,8 @@ fn directional_dual_equals_the_socp_relaxation() {
                 && socp_bound <= socp_value + 1e-5 * socp_value.max(1.0)
         );
         // The directional dual is valid from any start (never below the SOCP optimum) ...
-        let Relaxed::Bounded { bound: cold, .. } = directional_search(&k, &lower, &upper, None)
+        let Relaxed::Bounded { bound: cold, .. } =
+            directional_search(&k, &lower, &upper, None, f64::NEG_INFINITY)
         else {
             panic!()
         };
@@ -209,7 +210,8 @@ fn directional_dual_equals_the_socp_relaxation() {
             "seed {seed}: {cold} < {socp_value}"
         );
         // ... and tight when started from Clarabel's multipliers, as at the root of the tree.
-        let Relaxed::Bounded { bound: warm, .. } = directional_search(&k, &lower, &upper, dir)
+        let Relaxed::Bounded { bound: warm, .. } =
+            directional_search(&k, &lower, &upper, dir, f64::NEG_INFINITY)
         else {
             panic!()
         };

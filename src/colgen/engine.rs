@@ -96,15 +96,18 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Runs column generation from the columns already in `master` (which must make it feasible).
+/// `known_bound` is a lower bound on the LP optimum known beforehand (0 if none), e.g. a
+/// problem-specific bound; it lets the loop stop as soon as `⌈bound⌉ = ⌈master⌉`.
 pub fn run<P: Pricing>(
     master: &mut CoveringMaster,
     pricing: &mut P,
     settings: &CgSettings,
+    known_bound: f64,
     deadline: &Deadline,
 ) -> Result<CgOutcome> {
     let began = Instant::now();
     let demands = master.demands().to_vec();
-    let mut bound = 0.0_f64;
+    let mut bound = known_bound.max(0.0);
     let mut center: Option<Vec<f64>> = None;
     let mut iterations = Vec::new();
     // The first solve gets at least a little time: without a master there is nothing to report.
@@ -119,6 +122,12 @@ pub fn run<P: Pricing>(
         }
         if iterations.len() as u32 >= settings.max_iterations {
             break Termination::IterationLimit;
+        }
+        if settings.stop_when_bound_closes
+            && bound > 0.0
+            && ceil_with_tolerance(bound) >= ceil_with_tolerance(last.value)
+        {
+            break Termination::BoundClosed;
         }
         let pi_out = last.duals.clone();
         let alpha = settings.smoothing;

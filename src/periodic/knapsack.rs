@@ -59,44 +59,60 @@ impl Knapsack {
             .sum()
     }
 
+    /// Running sums `(Σ C U, Σ x U, Σ y U)` of a count vector.
+    fn sums(&self, u: &[u32]) -> [f64; 3] {
+        let mut s = [0.0; 3];
+        for (it, &k) in self.items.iter().zip(u) {
+            let k = f64::from(k);
+            s[0] += k * it.mean;
+            s[1] += k * it.x;
+            s[2] += k * it.y;
+        }
+        s
+    }
+
+    /// Peak of the sums plus `n` tasks of item `i`.
+    fn peak_with(&self, s: [f64; 3], i: usize, n: f64) -> f64 {
+        let it = &self.items[i];
+        s[0] + n * it.mean + (s[1] + n * it.x).hypot(s[2] + n * it.y)
+    }
+
     /// Greedy completion of `u` within `[.., upper]`: repeatedly takes the job with the best
     /// profit per unit of peak increase and adds as many of its tasks as fit.
     pub fn complete(&self, u: &mut [u32], upper: &[u32]) {
+        let limit = self.capacity + FIT_TOLERANCE;
+        let mut s = self.sums(u);
         loop {
-            let peak = self.peak(u);
+            let peak = s[0] + s[1].hypot(s[2]);
             let mut best: Option<(usize, f64)> = None;
             for (i, it) in self.items.iter().enumerate() {
                 if u[i] >= upper[i] {
                     continue;
                 }
-                u[i] += 1;
-                let grow = self.peak(u) - peak;
-                let fits = self.fits(u);
-                u[i] -= 1;
-                if !fits {
+                let after = self.peak_with(s, i, 1.0);
+                if after > limit {
                     continue;
                 }
-                let ratio = it.profit / grow.max(1e-12);
+                let ratio = it.profit / (after - peak).max(1e-12);
                 if best.is_none_or(|(_, r)| ratio > r) {
                     best = Some((i, ratio));
                 }
             }
             let Some((i, _)) = best else { return };
             // The peak is convex in the count of one job: binary search the largest that fits.
-            let (mut lo, mut hi) = (u[i] + 1, upper[i]);
+            let (mut lo, mut hi) = (1, upper[i] - u[i]);
             while lo < hi {
                 let mid = lo + (hi - lo).div_ceil(2);
-                let keep = u[i];
-                u[i] = mid;
-                let ok = self.fits(u);
-                u[i] = keep;
-                if ok {
+                if self.peak_with(s, i, f64::from(mid)) <= limit {
                     lo = mid;
                 } else {
                     hi = mid - 1;
                 }
             }
-            u[i] = lo;
+            u[i] += lo;
+            let it = &self.items[i];
+            let n = f64::from(lo);
+            s = [s[0] + n * it.mean, s[1] + n * it.x, s[2] + n * it.y];
         }
     }
 

@@ -134,7 +134,13 @@ pub fn branch_and_bound(
                 match (search.solver, r) {
                     // At the root, polish Clarabel's direction with the angle search.
                     (NodeSolver::Directional, Relaxed::Bounded { bound, dir, x }) => {
-                        match directional_search(k, &node.lower, &node.upper, dir) {
+                        match directional_search(
+                            k,
+                            &node.lower,
+                            &node.upper,
+                            dir,
+                            f64::NEG_INFINITY,
+                        ) {
                             Relaxed::Bounded {
                                 bound: b2,
                                 x: x2,
@@ -152,7 +158,7 @@ pub fn branch_and_bound(
                 }
             }
             (NodeSolver::Directional, false) => {
-                directional_search(k, &node.lower, &node.upper, node.dir)
+                directional_search(k, &node.lower, &node.upper, node.dir, target + eps(target))
             }
         };
         let (bound, x, dir) = match relaxed {

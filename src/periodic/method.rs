@@ -216,7 +216,15 @@ fn column_generation(
         )),
         None => deadline,
     };
-    let cg = colgen::run(&mut master, &mut pricing, &settings.cg, &phase1_deadline)?;
+    // W/C bounds the LP optimum too (the total demand of a covering is at most Σ Y_i · C).
+    let w_over_c = super::peak::total_demand(inst) / inst.capacity;
+    let cg = colgen::run(
+        &mut master,
+        &mut pricing,
+        &settings.cg,
+        w_over_c,
+        &phase1_deadline,
+    )?;
     let lp_lb = ceil_with_tolerance(cg.bound);
     let lower_bound = lb_w.max(lp_lb);
     let phase1 = began.elapsed().as_secs_f64();
@@ -282,12 +290,11 @@ fn column_generation(
         cg.iterations.iter().map(|i| i.nodes as f64).sum(),
     );
     s.insert("heuristic_machines".into(), heur_machines as f64);
+    let flag = |t: colgen::Termination| f64::from(u8::from(cg.termination == t));
+    s.insert("converged".into(), flag(colgen::Termination::Converged));
     s.insert(
-        "converged".into(),
-        f64::from(u8::from(matches!(
-            cg.termination,
-            colgen::Termination::Converged | colgen::Termination::BoundClosed
-        ))),
+        "bound_closed".into(),
+        flag(colgen::Termination::BoundClosed),
     );
     Ok(sol)
 }

@@ -55,11 +55,16 @@ pub fn fits(inst: &Instance, load: &Load) -> bool {
     load.peak() <= inst.capacity + FIT_TOLERANCE
 }
 
-/// The peak-of-total-demand bound of §5.1: `⌈W / C⌉` with `W` the peak of all tasks together.
-pub fn total_demand_bound(inst: &Instance) -> u64 {
+/// `W`: the peak over time of the demand of all tasks together (§5.1).
+pub fn total_demand(inst: &Instance) -> f64 {
     let mut all = Load::default();
     for (j, job) in inst.jobs.iter().enumerate() {
         all.add(inst, j, f64::from(job.tasks));
     }
-    ceil_with_tolerance(all.peak() / inst.capacity)
+    all.peak()
+}
+
+/// The peak-of-total-demand bound of §5.1: `⌈W / C⌉`.
+pub fn total_demand_bound(inst: &Instance) -> u64 {
+    ceil_with_tolerance(total_demand(inst) / inst.capacity)
 }

@@ -103,6 +103,7 @@ impl Pricing for PeriodicPricing<'_> {
     fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced> {
         let k = self.knapsack(duals);
         let threshold = 1.0 + self.settings.improvement_tol;
+        let t0 = std::time::Instant::now();
         let mut family = k.greedy_family(self.settings.greedy_seeds);
         if family.iter().all(|u| k.value(u) <= threshold) {
             // Polish the best few greedy columns by swaps before paying for an exact search.
@@ -130,6 +131,7 @@ impl Pricing for PeriodicPricing<'_> {
                 nodes: 0,
             });
         }
+        let t1 = std::time::Instant::now();
         self.exact_calls += 1;
         let stop = (self.settings.partial > 0 && !self.settings.exact_every_iteration)
             .then_some(self.settings.partial);
@@ -148,6 +150,12 @@ impl Pricing for PeriodicPricing<'_> {
         if columns.is_empty() {
             columns.push((column(&k, &solved.best), solved.value));
         }
+        log::debug!(
+            "pricing: heuristics {:.4}s, exact {:.4}s ({} nodes)",
+            (t1 - t0).as_secs_f64(),
+            t1.elapsed().as_secs_f64(),
+            solved.nodes
+        );
         Ok(Priced {
             columns,
             proven_max: solved.proven_max,
