@@ -31,4 +31,4 @@ pub mod solver;
 pub mod vcsched;
 
 pub use error::{Error, InputError, Location, Result};
-pub use outcome::{ceil_with_tolerance, relative_gap, status_with_solution, Status};
+pub use outcome::{ceil_with_tolerance, relative_gap, status_with_solution, Status, Violation};

@@ -59,3 +59,18 @@ pub fn status_with_solution(objective: f64, bound: f64, tolerance: f64) -> Statu
 pub fn ceil_with_tolerance(v: f64) -> u64 {
     (v - 1e-9 * v.abs().max(1.0)).ceil().max(0.0) as u64
 }
+
+/// A violated constraint found by a problem's `verify`: its short name and what was found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Violation {
+    /// Short name of the constraint, e.g. `host-cpu` or `capacity`.
+    pub constraint: &'static str,
+    /// What is wrong, with numbers.
+    pub detail: String,
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.constraint, self.detail)
+    }
+}

@@ -1,21 +1,10 @@
 //! Bad input gets a clear error naming the file, the field or line, the value and the reason,
 //! with exit code 2 — never a panic. One test per case, through the real binary.
 
+mod common;
+
+use common::{expect_input_error, vcalloc, write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn vcalloc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vcalloc"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
-    let p = dir.path().join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
 
 /// Runs `solve vcsched FILE --method mcb8 [extra]` and checks exit code 2 and that stderr
 /// mentions every fragment.
@@ -23,13 +12,7 @@ fn rejects(file: &Path, extra: &[&str], fragments: &[&str]) {
     let f = file.to_str().unwrap();
     let mut args = vec!["solve", "vcsched", f, "--method", "mcb8"];
     args.extend_from_slice(extra);
-    let out = vcalloc(&args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    for frag in fragments {
-        assert!(err.contains(frag), "`{frag}` missing from: {err}");
-    }
+    expect_input_error(&args, fragments);
 }
 
 fn json(dir: &tempfile::TempDir, text: &str) -> PathBuf {

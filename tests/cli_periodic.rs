@@ -1,21 +1,10 @@
 //! The periodic commands through the real binary: solve → verify for every method, and bad
 //! input (one test per case: exit code 2, the file, the field or line, the value, the reason).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn vcalloc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vcalloc"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
-    let p = dir.path().join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
+use common::{expect_input_error, vcalloc, write};
+use std::path::Path;
 
 fn rejects(file: &Path, extra: &[&str], fragments: &[&str]) {
     let mut args = vec![
@@ -26,13 +15,7 @@ fn rejects(file: &Path, extra: &[&str], fragments: &[&str]) {
         "bfd",
     ];
     args.extend_from_slice(extra);
-    let out = vcalloc(&args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    for f in fragments {
-        assert!(err.contains(f), "`{f}` missing from: {err}");
-    }
+    expect_input_error(&args, fragments);
 }
 
 fn job(mean: &str, amplitude: &str, tasks: &str) -> String {

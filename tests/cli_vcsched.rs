@@ -1,16 +1,11 @@
 //! The `vcalloc` command end to end: generate → solve (every method) → verify, CSV input,
 //! reproducibility, the golden LP file, and HiGHS reading the exported LP.
 
-use std::path::Path;
-use std::process::{Command, Output};
-use vcalloc::vcsched::{milp, solve, Instance, Method, Settings, Solution};
+mod common;
 
-fn vcalloc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vcalloc"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use common::vcalloc;
+use std::path::Path;
+use vcalloc::vcsched::{milp, solve, Instance, Method, Settings, Solution};
 
 fn ok(args: &[&str]) -> String {
     let out = vcalloc(args);

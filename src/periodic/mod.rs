@@ -21,4 +21,4 @@ pub use method::{remove_over_coverage, solve, Method, Settings};
 pub use packing::{group, machine_count, Configuration, Machine};
 pub use pricing::{PeriodicPricing, PricingSettings};
 pub use solution::Solution;
-pub use verify::{sampled_peak, verify, Violation, SAMPLES, TOLERANCE};
+pub use verify::{sampled_peak, verify, SAMPLES, TOLERANCE};

@@ -4,27 +4,12 @@
 
 use super::instance::Instance;
 use super::solution::Solution;
-use crate::Status;
+use crate::{Status, Violation};
 
 /// Absolute tolerance on peaks.
 pub const TOLERANCE: f64 = 1e-9;
 /// Time points per period for the sampled check.
 pub const SAMPLES: usize = 4096;
-
-/// A violated rule.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Violation {
-    /// Short name, e.g. `capacity`.
-    pub constraint: &'static str,
-    /// What was found.
-    pub detail: String,
-}
-
-impl std::fmt::Display for Violation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.constraint, self.detail)
-    }
-}
 
 /// Peak of `Σ n_j W_j(t)` over `SAMPLES` points of one period (a lower estimate of the peak).
 pub fn sampled_peak(inst: &Instance, tasks: &[(usize, u32)]) -> f64 {

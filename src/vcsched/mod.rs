@@ -22,4 +22,4 @@ pub use generate::{generate, Spec};
 pub use instance::{Instance, Job, MAX_HOSTS};
 pub use method::{solve, Method, Settings};
 pub use solution::{JobGrant, Solution};
-pub use verify::{verify, Violation, OPTIMALITY_GAP, TOLERANCE};
+pub use verify::{verify, OPTIMALITY_GAP, TOLERANCE};

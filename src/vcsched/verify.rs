@@ -3,28 +3,13 @@
 
 use super::instance::Instance;
 use super::solution::Solution;
-use crate::Status;
+use crate::{Status, Violation};
 
 /// Absolute tolerance of every check.
 pub const TOLERANCE: f64 = 1e-9;
 
 /// Gap below which a file may claim `optimal` (the default [`super::Settings::gap_tolerance`]).
 pub const OPTIMALITY_GAP: f64 = 1e-6;
-
-/// A violated constraint: its name and what was found.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Violation {
-    /// Short name of the constraint, e.g. `host-cpu`.
-    pub constraint: &'static str,
-    /// What is wrong, with numbers.
-    pub detail: String,
-}
-
-impl std::fmt::Display for Violation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.constraint, self.detail)
-    }
-}
 
 /// Every violation found (empty when the solution is valid).
 pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {

@@ -34,3 +34,30 @@ pub fn tiny_instance(seed: u64, max_hosts: usize, max_jobs: usize) -> Instance {
         .collect();
     Instance::new(hosts, jobs, Path::new("<test>")).expect("valid by construction")
 }
+
+/// Runs the `vcalloc` binary.
+pub fn vcalloc(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_vcalloc"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Writes `text` to `name` in `dir`.
+pub fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf {
+    let p = dir.path().join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Runs `args` and checks the bad-input contract: exit code 2, no panic, and every fragment
+/// (file, field or line, value, reason) in the message.
+pub fn expect_input_error(args: &[&str], fragments: &[&str]) {
+    let out = vcalloc(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for f in fragments {
+        assert!(err.contains(f), "`{f}` missing from: {err}");
+    }
+}
