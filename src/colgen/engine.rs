@@ -55,6 +55,9 @@ pub enum Termination {
     IterationLimit,
     /// The deadline.
     TimeLimit,
+    /// The pricing found no improving column but could not prove there is none (its own
+    /// work limit); the master value is then not proven optimal.
+    PricingLimit,
 }
 
 /// One iteration, for logs and reports.
@@ -208,9 +211,8 @@ pub fn run<P: Pricing>(
             break Termination::Converged;
         }
         if added == 0 {
-            // Heuristic pricing found nothing and no proof came back: only the deadline can
-            // cause this (a `Pricing` must prove its answer when it finds no column).
-            break Termination::TimeLimit;
+            // No column and no proof: the pricing ran out of time or of its work budget.
+            break if deadline.expired() { Termination::TimeLimit } else { Termination::PricingLimit };
         }
         let closed = settings.stop_when_bound_closes
             && bound > 0.0

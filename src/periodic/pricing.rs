@@ -39,7 +39,7 @@ impl Default for PricingSettings {
     fn default() -> Self {
         PricingSettings {
             exact_every_iteration: false,
-            node_limit: 1_000_000,
+            node_limit: 5_000_000,
             min_profit: 1e-12,
             improvement_tol: 1e-9,
             greedy_seeds: 20,
