@@ -212,7 +212,11 @@ pub fn run<P: Pricing>(
         }
         if added == 0 {
             // No column and no proof: the pricing ran out of time or of its work budget.
-            break if deadline.expired() { Termination::TimeLimit } else { Termination::PricingLimit };
+            break if deadline.expired() {
+                Termination::TimeLimit
+            } else {
+                Termination::PricingLimit
+            };
         }
         let closed = settings.stop_when_bound_closes
             && bound > 0.0

@@ -296,6 +296,10 @@ fn column_generation(
         "bound_closed".into(),
         flag(colgen::Termination::BoundClosed),
     );
+    s.insert(
+        "pricing_limit".into(),
+        flag(colgen::Termination::PricingLimit),
+    );
     Ok(sol)
 }
 
