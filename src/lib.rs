@@ -24,6 +24,7 @@
 
 pub mod colgen;
 pub mod error;
+pub mod experiment;
 mod input;
 mod outcome;
 pub mod periodic;

@@ -54,6 +54,57 @@ pub enum Command {
     },
     /// Solve the embedded demo instance with the MILP, MCB8 and GR and print a table.
     Demo,
+    /// Run a sweep of the papers' instance sets, merge shards, write reports.
+    Experiment {
+        #[command(subcommand)]
+        which: ExperimentCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ExperimentCommand {
+    /// RR-6692 §4.1 small set: 4 hosts, 6/8/10/12 jobs, 144 specifications.
+    VcschedSmall(ExperimentArgs),
+    /// RR-6692 §4.1 large set: 64 hosts, 100/250/500 jobs, 108 specifications.
+    VcschedLarge(ExperimentArgs),
+    /// Belaid 2015 §5.3: six scenarios of 100 jobs.
+    PeriodicSynthetic(ExperimentArgs),
+    /// Join the results of shard folders into one folder (and its report).
+    Merge {
+        /// Shard folders, each holding a results.csv.
+        dirs: Vec<PathBuf>,
+        /// Output folder.
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct ExperimentArgs {
+    /// Output folder: results.csv (appended, resumable), report.md, instances/.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Instances per specification (default: the paper's 10 / 100 / 20).
+    #[arg(long)]
+    pub instances_per_spec: Option<usize>,
+    /// Comma-separated methods (default: the set's).
+    #[arg(long, value_delimiter = ',')]
+    pub methods: Vec<String>,
+    /// Time limit per solve, seconds.
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Run only shard k of n (e.g. 3/10), for job arrays.
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<(usize, usize)>,
+    /// Base seed of the instance generator.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Also write every instance to OUT/instances/ID.json.
+    #[arg(long)]
+    pub save_instances: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -195,4 +246,22 @@ fn parse_periodic_method(s: &str) -> Result<periodic::Method, String> {
 
 fn parse_format(s: &str) -> Result<periodic::Format, String> {
     s.parse()
+}
+
+fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let (k, n) = s
+        .split_once('/')
+        .ok_or_else(|| format!("`{s}` is not k/n"))?;
+    let k: usize = k
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}`: k is not a whole number"))?;
+    let n: usize = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}`: n is not a whole number"))?;
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("`{s}`: need 1 <= k <= n"));
+    }
+    Ok((k, n))
 }

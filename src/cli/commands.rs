@@ -52,6 +52,7 @@ pub fn run(cli: Cli) -> i32 {
             no_symmetry_breaking,
         } => export_lp(&instance, &out, hosts, !no_symmetry_breaking),
         Command::Demo => demo(),
+        Command::Experiment { which } => super::experiment::run(which),
     };
     match result {
         Ok(code) => code,

@@ -2,6 +2,7 @@
 
 pub mod args;
 mod commands;
+mod experiment;
 mod periodic;
 mod table;
 

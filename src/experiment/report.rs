@@ -1,0 +1,318 @@
+//! `report.md` from a results CSV: the tables of RR-6692 §4.2 (Table 1, yields and failure
+//! rates versus slack, run time versus jobs, heuristics against the MILP) and of Belaid 2015
+//! §5.3 (machines over the lower bound per scenario and method, CG iterations and time).
+
+use super::row::Row;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+fn mean(v: &[f64]) -> Option<f64> {
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+fn max(v: &[f64]) -> Option<f64> {
+    v.iter()
+        .copied()
+        .fold(None, |m, x| Some(m.map_or(x, |m: f64| m.max(x))))
+}
+
+fn cell(x: Option<f64>, digits: usize) -> String {
+    x.map_or("–".into(), |v| format!("{v:.digits$}"))
+}
+
+/// Key for ordering floats in maps.
+fn k(x: f64) -> String {
+    format!("{x:.2}")
+}
+
+/// The report of a set's rows.
+pub fn render(rows: &[Row]) -> String {
+    let mut out = String::new();
+    let sets: BTreeSet<&str> = rows.iter().map(|r| r.set.as_str()).collect();
+    for set in sets {
+        let rs: Vec<&Row> = rows.iter().filter(|r| r.set == set).collect();
+        let _ = writeln!(out, "# Results: {set}\n");
+        let instances: BTreeSet<&str> = rs.iter().map(|r| r.instance.as_str()).collect();
+        let errors = rs.iter().filter(|r| r.status == "error").count();
+        let _ = writeln!(
+            out,
+            "{} rows, {} instances, {errors} errors.\n",
+            rs.len(),
+            instances.len()
+        );
+        if set.starts_with("vcsched") {
+            vcsched_report(&mut out, &rs);
+        } else {
+            periodic_report(&mut out, &rs);
+        }
+    }
+    out
+}
+
+fn by<'a>(rs: &'a [&'a Row], m: &'a str) -> impl Iterator<Item = &'a &'a Row> + 'a {
+    rs.iter().filter(move |r| r.method == m)
+}
+
+fn methods_of(rs: &[&Row]) -> Vec<String> {
+    let mut seen = Vec::new();
+    for r in rs {
+        if !seen.contains(&r.method) {
+            seen.push(r.method.clone());
+        }
+    }
+    seen
+}
+
+fn vcsched_report(out: &mut String, rs: &[&Row]) {
+    let methods = methods_of(rs);
+    // An instance is feasible when some method found an allocation.
+    let feasible: BTreeSet<&str> = rs
+        .iter()
+        .filter(|r| r.objective.is_some())
+        .map(|r| r.instance.as_str())
+        .collect();
+    let _ = writeln!(out, "## Per method\n\nFailure rate over the {} instances on which some method found an allocation; yields averaged over solved instances; gap to the method's own bound.\n", feasible.len());
+    let _ = writeln!(out, "| method | runs | solved | failure rate | mean min yield | mean avg yield | mean gap | mean s | max s |\n|---|---|---|---|---|---|---|---|---|");
+    for m in &methods {
+        let runs: Vec<&&Row> = by(rs, m).collect();
+        let solved: Vec<&&Row> = runs
+            .iter()
+            .filter(|r| r.objective.is_some())
+            .copied()
+            .collect();
+        let on_feasible = runs
+            .iter()
+            .filter(|r| feasible.contains(r.instance.as_str()))
+            .count();
+        let failed = runs
+            .iter()
+            .filter(|r| feasible.contains(r.instance.as_str()) && r.objective.is_none())
+            .count();
+        let secs: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
+        let _ = writeln!(
+            out,
+            "| {m} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            runs.len(),
+            solved.len(),
+            if on_feasible > 0 {
+                format!("{:.2}%", 100.0 * failed as f64 / on_feasible as f64)
+            } else {
+                "–".into()
+            },
+            cell(
+                mean(
+                    &solved
+                        .iter()
+                        .filter_map(|r| r.objective)
+                        .collect::<Vec<_>>()
+                ),
+                4
+            ),
+            cell(
+                mean(
+                    &solved
+                        .iter()
+                        .filter_map(|r| r.objective2)
+                        .collect::<Vec<_>>()
+                ),
+                4
+            ),
+            cell(
+                mean(
+                    &solved
+                        .iter()
+                        .filter_map(|r| r.gap)
+                        .map(|g| 100.0 * g)
+                        .collect::<Vec<_>>()
+                ),
+                2
+            ),
+            cell(mean(&secs), 5),
+            cell(max(&secs), 5),
+        );
+    }
+
+    // RR-6692 Table 1: percent degradation from the best MCB per instance.
+    let mcbs: Vec<&String> = methods.iter().filter(|m| m.starts_with("mcb")).collect();
+    if mcbs.len() > 1 {
+        let mut per_instance: BTreeMap<&str, BTreeMap<&str, f64>> = BTreeMap::new();
+        for r in rs.iter().filter(|r| r.method.starts_with("mcb")) {
+            if let Some(y) = r.objective {
+                per_instance
+                    .entry(r.instance.as_str())
+                    .or_default()
+                    .insert(r.method.as_str(), y);
+            }
+        }
+        let _ = writeln!(out, "\n## Table 1 — percent degradation from the best MCB\n\nPer instance, `100 (best − y) / best` over the MCB variants that succeeded ({} instances).\n\n| method | avg | max |\n|---|---|---|", per_instance.len());
+        let mut table: Vec<(f64, String)> = Vec::new();
+        for m in &mcbs {
+            let degs: Vec<f64> = per_instance
+                .values()
+                .filter_map(|ys| {
+                    let best = ys.values().copied().fold(f64::NEG_INFINITY, f64::max);
+                    ys.get(m.as_str()).map(|y| {
+                        if best > 0.0 {
+                            100.0 * (best - y) / best
+                        } else {
+                            0.0
+                        }
+                    })
+                })
+                .collect();
+            let avg = mean(&degs).unwrap_or(f64::NAN);
+            table.push((
+                avg,
+                format!("| {m} | {:.2} | {} |", avg, cell(max(&degs), 2)),
+            ));
+        }
+        table.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (_, line) in table {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+
+    // Versus the MILP (small set).
+    let milp: BTreeMap<&str, f64> = by(rs, "milp")
+        .filter_map(|r| r.objective.map(|y| (r.instance.as_str(), y)))
+        .collect();
+    if !milp.is_empty() {
+        let _ = writeln!(out, "\n## Heuristics against the MILP optimum\n\nOn the {} instances the MILP solved: mean and max `100 (milp − y) / milp` where the heuristic succeeded, and its failures.\n\n| method | mean % below | max % below | failures |\n|---|---|---|---|", milp.len());
+        for m in methods.iter().filter(|m| *m != "milp" && *m != "lp-bound") {
+            let mut below = Vec::new();
+            let mut fails = 0;
+            for r in by(rs, m).filter(|r| milp.contains_key(r.instance.as_str())) {
+                let opt = milp[r.instance.as_str()];
+                match r.objective {
+                    Some(y) if opt > 0.0 => below.push(100.0 * (opt - y) / opt),
+                    Some(_) => below.push(0.0),
+                    None => fails += 1,
+                }
+            }
+            let _ = writeln!(
+                out,
+                "| {m} | {} | {} | {fails} |",
+                cell(mean(&below), 3),
+                cell(max(&below), 3)
+            );
+        }
+    }
+
+    // Versus slack and versus jobs.
+    let slacks: BTreeSet<String> = rs.iter().filter_map(|r| r.slack.map(k)).collect();
+    for (title, metric) in [
+        ("Mean minimum yield", 0),
+        ("Mean average yield", 1),
+        ("Failure rate (%)", 2),
+    ] {
+        let _ = writeln!(
+            out,
+            "\n## {title} versus slack\n\n| method | {} |\n|---|{}",
+            slacks.iter().cloned().collect::<Vec<_>>().join(" | "),
+            "---|".repeat(slacks.len())
+        );
+        for m in &methods {
+            let mut line = format!("| {m} |");
+            for s in &slacks {
+                let at: Vec<&&Row> = by(rs, m)
+                    .filter(|r| r.slack.map(k).as_ref() == Some(s))
+                    .collect();
+                let v = match metric {
+                    0 => mean(&at.iter().filter_map(|r| r.objective).collect::<Vec<_>>()),
+                    1 => mean(&at.iter().filter_map(|r| r.objective2).collect::<Vec<_>>()),
+                    _ => {
+                        let f: Vec<&&&Row> = at
+                            .iter()
+                            .filter(|r| feasible.contains(r.instance.as_str()))
+                            .collect();
+                        (!f.is_empty()).then(|| {
+                            100.0 * f.iter().filter(|r| r.objective.is_none()).count() as f64
+                                / f.len() as f64
+                        })
+                    }
+                };
+                line.push_str(&format!(" {} |", cell(v, if metric == 2 { 1 } else { 3 })));
+            }
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    let jobs: BTreeSet<usize> = rs.iter().filter_map(|r| r.jobs).collect();
+    let _ = writeln!(
+        out,
+        "\n## Mean run time (s) versus jobs\n\n| method | {} |\n|---|{}",
+        jobs.iter()
+            .map(|j| j.to_string())
+            .collect::<Vec<_>>()
+            .join(" | "),
+        "---|".repeat(jobs.len())
+    );
+    for m in &methods {
+        let mut line = format!("| {m} |");
+        for j in &jobs {
+            let t: Vec<f64> = by(rs, m)
+                .filter(|r| r.jobs == Some(*j))
+                .map(|r| r.seconds)
+                .collect();
+            line.push_str(&format!(" {} |", cell(mean(&t), 5)));
+        }
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+fn periodic_report(out: &mut String, rs: &[&Row]) {
+    let methods = methods_of(rs);
+    // The instance's best proven lower bound over all methods.
+    let mut lb: BTreeMap<&str, f64> = BTreeMap::new();
+    for r in rs {
+        if let Some(b) = r.bound {
+            let e = lb.entry(r.instance.as_str()).or_insert(b);
+            *e = e.max(b);
+        }
+    }
+    let scenarios: BTreeSet<(String, String)> = rs
+        .iter()
+        .filter_map(|r| Some((r.tasks.clone()?, r.amplitude.clone()?)))
+        .collect();
+    let _ = writeln!(out, "## Machines / lower bound (mean, max) per scenario\n\nThe lower bound of an instance is the best bound any method proved (`⌈W/C⌉`, or `⌈z_LP⌉` from column generation).\n\n| tasks | amplitude | {} |\n|---|---|{}", methods.iter().filter(|m| *m != "lower-bound").cloned().collect::<Vec<_>>().join(" | "), "---|".repeat(methods.iter().filter(|m| *m != "lower-bound").count()));
+    for (t, a) in &scenarios {
+        let mut line = format!("| {t} | {a} |");
+        for m in methods.iter().filter(|m| *m != "lower-bound") {
+            let ratios: Vec<f64> = rs
+                .iter()
+                .filter(|r| {
+                    &r.method == m && r.tasks.as_ref() == Some(t) && r.amplitude.as_ref() == Some(a)
+                })
+                .filter_map(|r| Some(r.objective? / lb.get(r.instance.as_str())?))
+                .collect();
+            line.push_str(&format!(
+                " {} / {} |",
+                cell(mean(&ratios), 4),
+                cell(max(&ratios), 4)
+            ));
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    if methods.iter().any(|m| m == "cg") {
+        let _ = writeln!(out, "\n## Column generation: iterations and time\n\n| tasks | amplitude | mean iterations | max iterations | mean s | max s |\n|---|---|---|---|---|---|");
+        for (t, a) in &scenarios {
+            let cg: Vec<&&Row> = rs
+                .iter()
+                .filter(|r| {
+                    r.method == "cg"
+                        && r.tasks.as_ref() == Some(t)
+                        && r.amplitude.as_ref() == Some(a)
+                })
+                .collect();
+            let it: Vec<f64> = cg.iter().filter_map(|r| r.iterations).collect();
+            let s: Vec<f64> = cg.iter().map(|r| r.seconds).collect();
+            let _ = writeln!(
+                out,
+                "| {t} | {a} | {} | {} | {} | {} |",
+                cell(mean(&it), 1),
+                cell(max(&it), 0),
+                cell(mean(&s), 2),
+                cell(max(&s), 2)
+            );
+        }
+    }
+}

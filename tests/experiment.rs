@@ -1,0 +1,158 @@
+//! The experiment runner: a tiny sweep end to end, resuming an interrupted CSV, and sharded
+//! runs merged equal to one unsharded run.
+
+mod common;
+
+use std::collections::HashSet;
+use std::path::Path;
+use vcalloc::experiment::{self, read_rows, results_path, Row, RunOptions, SetName};
+
+fn opts(set: SetName, out: &Path, methods: &[&str]) -> RunOptions {
+    RunOptions {
+        set,
+        out: out.to_path_buf(),
+        per_spec: 1,
+        methods: methods.iter().map(|m| m.to_string()).collect(),
+        time_limit: Some(5.0),
+        threads: 2,
+        shard: None,
+        seed: 7,
+        save_instances: false,
+    }
+}
+
+/// Rows without the timing column, sorted: what must not depend on how the sweep ran.
+fn canonical(dir: &Path) -> Vec<Row> {
+    let mut rows = read_rows(&results_path(dir)).unwrap();
+    for r in &mut rows {
+        r.seconds = 0.0;
+    }
+    rows.sort_by(|a, b| a.key().cmp(&b.key()));
+    rows
+}
+
+#[test]
+fn tiny_sweeps_end_to_end() {
+    let d = tempfile::tempdir().unwrap();
+    let s = experiment::run(&opts(
+        SetName::VcschedSmall,
+        d.path(),
+        &["gr", "mcb8", "lp-bound"],
+    ))
+    .unwrap();
+    assert_eq!((s.written, s.skipped, s.errors), (144 * 3, 0, 0));
+    let rows = read_rows(&results_path(d.path())).unwrap();
+    let keys: HashSet<_> = rows.iter().map(Row::key).collect();
+    assert_eq!(keys.len(), rows.len(), "one row per (instance, method)");
+    // Heuristics never above the bound, as everywhere else.
+    for r in &rows {
+        if let (Some(y), Some(b)) = (r.objective, r.bound) {
+            assert!(y <= b + 1e-9, "{r:?}");
+        }
+    }
+    let report = experiment::render(&rows);
+    assert!(report.contains("Mean minimum yield versus slack") && report.contains("| mcb8 |"));
+
+    let p = tempfile::tempdir().unwrap();
+    let mut o = opts(
+        SetName::PeriodicSynthetic,
+        p.path(),
+        &["bfd", "lower-bound"],
+    );
+    o.save_instances = true;
+    let s = experiment::run(&o).unwrap();
+    assert_eq!((s.written, s.errors), (12, 0));
+    assert_eq!(
+        std::fs::read_dir(p.path().join("instances"))
+            .unwrap()
+            .count(),
+        6
+    );
+    let report = experiment::render(&read_rows(&results_path(p.path())).unwrap());
+    assert!(report.contains("Machines / lower bound"));
+}
+
+#[test]
+fn an_interrupted_run_resumes_to_the_same_result() {
+    let full = tempfile::tempdir().unwrap();
+    experiment::run(&opts(SetName::VcschedSmall, full.path(), &["gr", "sg"])).unwrap();
+
+    let cut = tempfile::tempdir().unwrap();
+    experiment::run(&opts(SetName::VcschedSmall, cut.path(), &["gr", "sg"])).unwrap();
+    // Simulate a kill: keep the first 100 rows and a torn half line.
+    let text = std::fs::read_to_string(results_path(cut.path())).unwrap();
+    let mut kept: Vec<&str> = text.lines().take(101).collect();
+    let torn = &text.lines().nth(101).unwrap()[..20];
+    kept.push(torn);
+    std::fs::write(results_path(cut.path()), kept.join("\n")).unwrap();
+
+    let s = experiment::run(&opts(SetName::VcschedSmall, cut.path(), &["gr", "sg"])).unwrap();
+    assert_eq!(s.skipped, 100);
+    assert_eq!(s.written, 288 - 100);
+    assert_eq!(canonical(cut.path()), canonical(full.path()));
+}
+
+#[test]
+fn sharded_runs_merge_to_the_unsharded_result() {
+    let whole = tempfile::tempdir().unwrap();
+    experiment::run(&opts(
+        SetName::VcschedSmall,
+        whole.path(),
+        &["mcb8", "rrnz"],
+    ))
+    .unwrap();
+    let shards: Vec<tempfile::TempDir> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    for (k, dir) in shards.iter().enumerate() {
+        let mut o = opts(SetName::VcschedSmall, dir.path(), &["mcb8", "rrnz"]);
+        o.shard = Some((k + 1, 3));
+        experiment::run(&o).unwrap();
+    }
+    let merged = tempfile::tempdir().unwrap();
+    let dirs: Vec<_> = shards.iter().map(|d| d.path().to_path_buf()).collect();
+    let n = experiment::merge(&dirs, merged.path()).unwrap();
+    assert_eq!(n, 288);
+    assert_eq!(canonical(merged.path()), canonical(whole.path()));
+}
+
+#[test]
+fn the_cli_runs_a_shard_and_rejects_bad_arguments() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().to_str().unwrap();
+    let o = common::vcalloc(&[
+        "experiment",
+        "vcsched-small",
+        "--out",
+        out,
+        "--instances-per-spec",
+        "1",
+        "--methods",
+        "gr",
+        "--shard",
+        "2/4",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(read_rows(&results_path(d.path())).unwrap().len(), 36);
+    assert!(d.path().join("report.md").exists());
+    common::expect_input_error(
+        &[
+            "experiment",
+            "vcsched-small",
+            "--out",
+            out,
+            "--methods",
+            "bogus",
+        ],
+        &["--methods", "bogus"],
+    );
+    common::expect_input_error(
+        &[
+            "experiment",
+            "vcsched-small",
+            "--out",
+            out,
+            "--shard",
+            "5/4",
+        ],
+        &["--shard", "5/4"],
+    );
+}
