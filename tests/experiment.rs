@@ -27,7 +27,7 @@ fn canonical(dir: &Path) -> Vec<Row> {
     for r in &mut rows {
         r.seconds = 0.0;
     }
-    rows.sort_by(|a, b| a.key().cmp(&b.key()));
+    rows.sort_by_key(Row::key);
     rows
 }
 
