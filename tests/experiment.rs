@@ -50,7 +50,8 @@ fn tiny_sweeps_end_to_end() {
             assert!(y <= b + 1e-9, "{r:?}");
         }
     }
-    let report = experiment::render(&rows);
+    let (report, plots) = experiment::render(&rows);
+    assert!(plots.iter().any(|p| p.0 == "min-yield-vs-slack"));
     assert!(report.contains("Mean minimum yield versus slack") && report.contains("| mcb8 |"));
 
     let p = tempfile::tempdir().unwrap();
@@ -68,7 +69,7 @@ fn tiny_sweeps_end_to_end() {
             .count(),
         6
     );
-    let report = experiment::render(&read_rows(&results_path(p.path())).unwrap());
+    let (report, _) = experiment::render(&read_rows(&results_path(p.path())).unwrap());
     assert!(report.contains("Machines / lower bound"));
 }
 

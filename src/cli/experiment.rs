@@ -2,7 +2,6 @@
 
 use super::args::{ExperimentArgs, ExperimentCommand};
 use vcalloc::experiment::{self, RunOptions, SetName};
-use vcalloc::Error;
 
 fn sweep(set: SetName, a: &ExperimentArgs) -> vcalloc::Result<i32> {
     let threads = a
@@ -35,8 +34,7 @@ fn sweep(set: SetName, a: &ExperimentArgs) -> vcalloc::Result<i32> {
 }
 
 fn write_report(dir: &std::path::Path, rows: &[experiment::Row]) -> vcalloc::Result<()> {
-    let path = dir.join("report.md");
-    std::fs::write(&path, experiment::render(rows)).map_err(|source| Error::Io { path, source })
+    experiment::write_report(dir, rows)
 }
 
 pub fn run(which: ExperimentCommand) -> vcalloc::Result<i32> {

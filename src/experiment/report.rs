@@ -2,6 +2,7 @@
 //! rates versus slack, run time versus jobs, heuristics against the MILP) and of Belaid 2015
 //! §5.3 (machines over the lower bound per scenario and method, CG iterations and time).
 
+use super::plot::Series;
 use super::row::Row;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -25,9 +26,13 @@ fn k(x: f64) -> String {
     format!("{x:.2}")
 }
 
-/// The report of a set's rows.
-pub fn render(rows: &[Row]) -> String {
+/// A plot to draw: file stem, title, axis labels, series.
+pub type Plot = (String, String, String, String, Vec<Series>);
+
+/// The report of a set's rows (markdown) and the plots it refers to.
+pub fn render(rows: &[Row]) -> (String, Vec<Plot>) {
     let mut out = String::new();
+    let mut plots = Vec::new();
     let sets: BTreeSet<&str> = rows.iter().map(|r| r.set.as_str()).collect();
     for set in sets {
         let rs: Vec<&Row> = rows.iter().filter(|r| r.set == set).collect();
@@ -41,12 +46,25 @@ pub fn render(rows: &[Row]) -> String {
             instances.len()
         );
         if set.starts_with("vcsched") {
-            vcsched_report(&mut out, &rs);
+            vcsched_report(&mut out, &rs, &mut plots);
         } else {
             periodic_report(&mut out, &rs);
         }
     }
-    out
+    (out, plots)
+}
+
+/// Writes `report.md` and its SVG plots into `dir`.
+pub fn write(dir: &std::path::Path, rows: &[Row]) -> crate::Result<()> {
+    let (text, plots) = render(rows);
+    for (file, title, x, y, series) in plots {
+        let path = dir.join(format!("{file}.svg"));
+        if let Err(e) = super::plot::lines(&path, &title, &x, &y, &series) {
+            log::warn!("{}: plot not drawn: {e}", path.display());
+        }
+    }
+    let path = dir.join("report.md");
+    std::fs::write(&path, text).map_err(|source| crate::Error::Io { path, source })
 }
 
 fn by<'a>(rs: &'a [&'a Row], m: &'a str) -> impl Iterator<Item = &'a &'a Row> + 'a {
@@ -63,7 +81,7 @@ fn methods_of(rs: &[&Row]) -> Vec<String> {
     seen
 }
 
-fn vcsched_report(out: &mut String, rs: &[&Row]) {
+fn vcsched_report(out: &mut String, rs: &[&Row], plots: &mut Vec<Plot>) {
     let methods = methods_of(rs);
     // An instance is feasible when some method found an allocation.
     let feasible: BTreeSet<&str> = rs
@@ -198,65 +216,134 @@ fn vcsched_report(out: &mut String, rs: &[&Row]) {
         }
     }
 
-    // Versus slack and versus jobs.
+    // Versus slack and versus jobs: one matrix per metric feeds both the table and the plot.
     let slacks: BTreeSet<String> = rs.iter().filter_map(|r| r.slack.map(k)).collect();
-    for (title, metric) in [
-        ("Mean minimum yield", 0),
-        ("Mean average yield", 1),
-        ("Failure rate (%)", 2),
-    ] {
+    let metrics = [
+        ("Mean minimum yield", "min-yield-vs-slack", 3),
+        ("Mean average yield", "avg-yield-vs-slack", 3),
+        ("Failure rate (%)", "failure-rate-vs-slack", 1),
+    ];
+    for (metric, (title, file, digits)) in metrics.into_iter().enumerate() {
+        let matrix: Vec<(String, Vec<(f64, Option<f64>)>)> = methods
+            .iter()
+            .filter(|m| metric == 2 || *m != "lp-bound")
+            .map(|m| {
+                let cells = slacks
+                    .iter()
+                    .map(|sl| {
+                        let at: Vec<&&Row> = by(rs, m)
+                            .filter(|r| r.slack.map(k).as_ref() == Some(sl))
+                            .collect();
+                        let v = match metric {
+                            0 => mean(&at.iter().filter_map(|r| r.objective).collect::<Vec<_>>()),
+                            1 => mean(&at.iter().filter_map(|r| r.objective2).collect::<Vec<_>>()),
+                            _ => {
+                                let f: Vec<&&&Row> = at
+                                    .iter()
+                                    .filter(|r| feasible.contains(r.instance.as_str()))
+                                    .collect();
+                                (!f.is_empty()).then(|| {
+                                    100.0
+                                        * f.iter().filter(|r| r.objective.is_none()).count() as f64
+                                        / f.len() as f64
+                                })
+                            }
+                        };
+                        (sl.parse::<f64>().unwrap_or(0.0), v)
+                    })
+                    .collect();
+                (m.clone(), cells)
+            })
+            .collect();
         let _ = writeln!(
             out,
-            "\n## {title} versus slack\n\n| method | {} |\n|---|{}",
+            "
+## {title} versus slack
+
+![{title}]({file}.svg)
+
+| method | {} |
+|---|{}",
             slacks.iter().cloned().collect::<Vec<_>>().join(" | "),
             "---|".repeat(slacks.len())
         );
-        for m in &methods {
-            let mut line = format!("| {m} |");
-            for s in &slacks {
-                let at: Vec<&&Row> = by(rs, m)
-                    .filter(|r| r.slack.map(k).as_ref() == Some(s))
-                    .collect();
-                let v = match metric {
-                    0 => mean(&at.iter().filter_map(|r| r.objective).collect::<Vec<_>>()),
-                    1 => mean(&at.iter().filter_map(|r| r.objective2).collect::<Vec<_>>()),
-                    _ => {
-                        let f: Vec<&&&Row> = at
-                            .iter()
-                            .filter(|r| feasible.contains(r.instance.as_str()))
-                            .collect();
-                        (!f.is_empty()).then(|| {
-                            100.0 * f.iter().filter(|r| r.objective.is_none()).count() as f64
-                                / f.len() as f64
-                        })
-                    }
-                };
-                line.push_str(&format!(" {} |", cell(v, if metric == 2 { 1 } else { 3 })));
-            }
-            let _ = writeln!(out, "{line}");
+        for (m, cells) in &matrix {
+            let line: String = cells
+                .iter()
+                .map(|(_, v)| format!(" {} |", cell(*v, digits)))
+                .collect();
+            let _ = writeln!(out, "| {m} |{line}");
         }
+        plots.push((
+            file.to_string(),
+            title.to_string(),
+            "memory slack".into(),
+            title.to_string(),
+            to_series(&matrix),
+        ));
     }
     let jobs: BTreeSet<usize> = rs.iter().filter_map(|r| r.jobs).collect();
+    let matrix: Vec<(String, Vec<(f64, Option<f64>)>)> = methods
+        .iter()
+        .map(|m| {
+            let cells = jobs
+                .iter()
+                .map(|j| {
+                    (
+                        *j as f64,
+                        mean(
+                            &by(rs, m)
+                                .filter(|r| r.jobs == Some(*j))
+                                .map(|r| r.seconds)
+                                .collect::<Vec<_>>(),
+                        ),
+                    )
+                })
+                .collect();
+            (m.clone(), cells)
+        })
+        .collect();
     let _ = writeln!(
         out,
-        "\n## Mean run time (s) versus jobs\n\n| method | {} |\n|---|{}",
+        "
+## Mean run time (s) versus jobs
+
+![run time](time-vs-jobs.svg)
+
+| method | {} |
+|---|{}",
         jobs.iter()
             .map(|j| j.to_string())
             .collect::<Vec<_>>()
             .join(" | "),
         "---|".repeat(jobs.len())
     );
-    for m in &methods {
-        let mut line = format!("| {m} |");
-        for j in &jobs {
-            let t: Vec<f64> = by(rs, m)
-                .filter(|r| r.jobs == Some(*j))
-                .map(|r| r.seconds)
-                .collect();
-            line.push_str(&format!(" {} |", cell(mean(&t), 5)));
-        }
-        let _ = writeln!(out, "{line}");
+    for (m, cells) in &matrix {
+        let line: String = cells
+            .iter()
+            .map(|(_, v)| format!(" {} |", cell(*v, 5)))
+            .collect();
+        let _ = writeln!(out, "| {m} |{line}");
     }
+    plots.push((
+        "time-vs-jobs".into(),
+        "Mean run time".into(),
+        "jobs".into(),
+        "seconds".into(),
+        to_series(&matrix),
+    ));
+}
+
+fn to_series(matrix: &[(String, Vec<(f64, Option<f64>)>)]) -> Vec<Series> {
+    matrix
+        .iter()
+        .map(|(m, cells)| {
+            (
+                m.clone(),
+                cells.iter().filter_map(|&(x, v)| Some((x, v?))).collect(),
+            )
+        })
+        .collect()
 }
 
 fn periodic_report(out: &mut String, rs: &[&Row]) {
