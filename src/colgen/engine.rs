@@ -4,7 +4,8 @@
 //! With unit column costs, any duals `π ≥ 0` scaled by `1 / max(1, max_a π·a)` are feasible for
 //! the dual master, so `π·N / max(1, v)` bounds the LP optimum from below whenever the pricing
 //! proves `v ≥ max_a π·a`. The loop stops when no column has reduced cost below `−tol`
-//! (proven), when `⌈bound⌉` meets `⌈master⌉` (the integer bound cannot move), at the iteration
+//! (proven), when `⌈bound⌉` meets `⌈master⌉` (the integer bound cannot move) with the master
+//! within `closure_gap` of the bound, at the iteration
 //! cap, or at the deadline.
 
 use super::master::CoveringMaster;
@@ -27,8 +28,13 @@ pub struct CgSettings {
     pub smoothing: f64,
     /// Columns added per iteration at most (the best ones).
     pub max_columns_per_iteration: usize,
-    /// Stop as soon as `⌈bound⌉ = ⌈master value⌉`.
+    /// Stop once `⌈bound⌉ = ⌈master value⌉` …
     pub stop_when_bound_closes: bool,
+    /// … and the master is within this fraction of the bound. The integer bound is settled
+    /// as soon as the ceilings meet, but the integer finish still gains from better columns:
+    /// stopping at the first meeting left Falkenauer U at 14/80 optimal bins against 78/80
+    /// (docs/results.md).
+    pub closure_gap: f64,
 }
 
 impl Default for CgSettings {
@@ -39,6 +45,7 @@ impl Default for CgSettings {
             smoothing: 0.0,
             max_columns_per_iteration: 20,
             stop_when_bound_closes: true,
+            closure_gap: 1e-3,
         }
     }
 }
@@ -94,6 +101,14 @@ pub struct CgOutcome {
     pub seconds: f64,
 }
 
+/// The integer bound is settled and the master is close enough to it.
+fn closed(settings: &CgSettings, bound: f64, master: f64) -> bool {
+    settings.stop_when_bound_closes
+        && bound > 0.0
+        && ceil_with_tolerance(bound) >= ceil_with_tolerance(master)
+        && master - bound <= settings.closure_gap * master
+}
+
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
@@ -126,10 +141,7 @@ pub fn run<P: Pricing>(
         if iterations.len() as u32 >= settings.max_iterations {
             break Termination::IterationLimit;
         }
-        if settings.stop_when_bound_closes
-            && bound > 0.0
-            && ceil_with_tolerance(bound) >= ceil_with_tolerance(last.value)
-        {
+        if closed(settings, bound, last.value) {
             break Termination::BoundClosed;
         }
         let pi_out = last.duals.clone();
@@ -218,14 +230,12 @@ pub fn run<P: Pricing>(
                 Termination::PricingLimit
             };
         }
-        let closed = settings.stop_when_bound_closes
-            && bound > 0.0
-            && ceil_with_tolerance(bound) >= ceil_with_tolerance(last.value);
+        let was_closed = closed(settings, bound, last.value);
         match master.solve(deadline)? {
             Some(s) => last = s,
             None => break Termination::TimeLimit,
         }
-        if closed {
+        if was_closed {
             break Termination::BoundClosed;
         }
     };
