@@ -26,6 +26,9 @@ fn k(x: f64) -> String {
     format!("{x:.2}")
 }
 
+/// Per method, a value (or none) at each x.
+type Matrix = Vec<(String, Vec<(f64, Option<f64>)>)>;
+
 /// A plot to draw: file stem, title, axis labels, series.
 pub type Plot = (String, String, String, String, Vec<Series>);
 
@@ -224,7 +227,7 @@ fn vcsched_report(out: &mut String, rs: &[&Row], plots: &mut Vec<Plot>) {
         ("Failure rate (%)", "failure-rate-vs-slack", 1),
     ];
     for (metric, (title, file, digits)) in metrics.into_iter().enumerate() {
-        let matrix: Vec<(String, Vec<(f64, Option<f64>)>)> = methods
+        let matrix: Matrix = methods
             .iter()
             .filter(|m| metric == 2 || *m != "lp-bound")
             .map(|m| {
@@ -283,7 +286,7 @@ fn vcsched_report(out: &mut String, rs: &[&Row], plots: &mut Vec<Plot>) {
         ));
     }
     let jobs: BTreeSet<usize> = rs.iter().filter_map(|r| r.jobs).collect();
-    let matrix: Vec<(String, Vec<(f64, Option<f64>)>)> = methods
+    let matrix: Matrix = methods
         .iter()
         .map(|m| {
             let cells = jobs
@@ -334,7 +337,7 @@ fn vcsched_report(out: &mut String, rs: &[&Row], plots: &mut Vec<Plot>) {
     ));
 }
 
-fn to_series(matrix: &[(String, Vec<(f64, Option<f64>)>)]) -> Vec<Series> {
+fn to_series(matrix: &Matrix) -> Vec<Series> {
     matrix
         .iter()
         .map(|(m, cells)| {
