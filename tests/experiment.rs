@@ -51,7 +51,7 @@ fn tiny_sweeps_end_to_end() {
         }
     }
     let (report, plots) = experiment::render(&rows);
-    assert!(plots.iter().any(|p| p.0 == "min-yield-vs-slack"));
+    assert!(plots.iter().any(|p| p.name() == "min-yield-vs-slack"));
     assert!(report.contains("Mean minimum yield versus slack") && report.contains("| mcb8 |"));
 
     let p = tempfile::tempdir().unwrap();
@@ -69,7 +69,8 @@ fn tiny_sweeps_end_to_end() {
             .count(),
         6
     );
-    let (report, _) = experiment::render(&read_rows(&results_path(p.path())).unwrap());
+    let (report, plots) = experiment::render(&read_rows(&results_path(p.path())).unwrap());
+    assert!(plots.iter().any(|p| p.name() == "machines-over-bound"));
     assert!(report.contains("Machines / lower bound"));
 }
 

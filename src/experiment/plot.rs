@@ -69,3 +69,90 @@ pub fn lines(
         .map_err(|e| e.to_string())?;
     root.present().map_err(|e| e.to_string())
 }
+
+/// Box plots: one group per label on the x axis, one box per series inside each group
+/// (quartiles, median line, whiskers to the extremes).
+pub fn boxes(
+    path: &Path,
+    title: &str,
+    y_label: &str,
+    groups: &[String],
+    series: &[(String, Vec<Vec<f64>>)],
+) -> Result<(), String> {
+    let all: Vec<f64> = series
+        .iter()
+        .flat_map(|s| s.1.iter().flatten().copied())
+        .collect();
+    if all.is_empty() || groups.is_empty() {
+        return Ok(());
+    }
+    let lo = all.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = all.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let pad = ((hi - lo) * 0.05).max(1e-3);
+    let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let n = groups.len() as f64;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(15)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5..n - 0.5, (lo - pad)..(hi + pad))
+        .map_err(|e| e.to_string())?;
+    let labels = groups.to_vec();
+    chart
+        .configure_mesh()
+        .y_desc(y_label)
+        .x_labels(groups.len())
+        .x_label_formatter(&|x| {
+            let i = x.round();
+            if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < labels.len() {
+                labels[i as usize].clone()
+            } else {
+                String::new()
+            }
+        })
+        .disable_x_mesh()
+        .draw()
+        .map_err(|e| e.to_string())?;
+    let width = 0.8 / series.len().max(1) as f64;
+    for (s, (name, per_group)) in series.iter().enumerate() {
+        let color = Palette99::pick(s).to_rgba();
+        let mut first = true;
+        for (g, values) in per_group.iter().enumerate() {
+            if values.is_empty() {
+                continue;
+            }
+            let mut v = values.clone();
+            v.sort_by(f64::total_cmp);
+            let q = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
+            let x = g as f64 - 0.4 + width * (s as f64 + 0.5);
+            let (l, r) = (x - 0.4 * width, x + 0.4 * width);
+            let drawn = chart
+                .draw_series([
+                    PathElement::new(vec![(x, v[0]), (x, v[v.len() - 1])], color.stroke_width(1)),
+                    PathElement::new(vec![(l, q(0.5)), (r, q(0.5))], BLACK.stroke_width(2)),
+                ])
+                .map_err(|e| e.to_string())?;
+            if first {
+                drawn.label(name.as_str()).legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled())
+                });
+                first = false;
+            }
+            chart
+                .draw_series([Rectangle::new(
+                    [(l, q(0.25)), (r, q(0.75))],
+                    color.mix(0.6).filled(),
+                )])
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
+}

@@ -29,8 +29,29 @@ fn k(x: f64) -> String {
 /// Per method, a value (or none) at each x.
 type Matrix = Vec<(String, Vec<(f64, Option<f64>)>)>;
 
-/// A plot to draw: file stem, title, axis labels, series.
-pub type Plot = (String, String, String, String, Vec<Series>);
+/// A plot to draw.
+#[derive(Debug, Clone)]
+pub enum Plot {
+    /// Lines: file stem, title, x label, y label, series.
+    Lines(String, String, String, String, Vec<Series>),
+    /// Box plots: file stem, title, y label, group labels, per series the values of each group.
+    Boxes(
+        String,
+        String,
+        String,
+        Vec<String>,
+        Vec<(String, Vec<Vec<f64>>)>,
+    ),
+}
+
+impl Plot {
+    /// The file stem.
+    pub fn name(&self) -> &str {
+        match self {
+            Plot::Lines(f, ..) | Plot::Boxes(f, ..) => f,
+        }
+    }
+}
 
 /// The report of a set's rows (markdown) and the plots it refers to.
 pub fn render(rows: &[Row]) -> (String, Vec<Plot>) {
@@ -51,7 +72,7 @@ pub fn render(rows: &[Row]) -> (String, Vec<Plot>) {
         if set.starts_with("vcsched") {
             vcsched_report(&mut out, &rs, &mut plots);
         } else {
-            periodic_report(&mut out, &rs);
+            periodic_report(&mut out, &rs, &mut plots);
         }
     }
     (out, plots)
@@ -60,9 +81,15 @@ pub fn render(rows: &[Row]) -> (String, Vec<Plot>) {
 /// Writes `report.md` and its SVG plots into `dir`.
 pub fn write(dir: &std::path::Path, rows: &[Row]) -> crate::Result<()> {
     let (text, plots) = render(rows);
-    for (file, title, x, y, series) in plots {
-        let path = dir.join(format!("{file}.svg"));
-        if let Err(e) = super::plot::lines(&path, &title, &x, &y, &series) {
+    for plot in plots {
+        let path = dir.join(format!("{}.svg", plot.name()));
+        let drawn = match &plot {
+            Plot::Lines(_, title, x, y, series) => super::plot::lines(&path, title, x, y, series),
+            Plot::Boxes(_, title, y, groups, series) => {
+                super::plot::boxes(&path, title, y, groups, series)
+            }
+        };
+        if let Err(e) = drawn {
             log::warn!("{}: plot not drawn: {e}", path.display());
         }
     }
@@ -277,12 +304,32 @@ fn vcsched_report(out: &mut String, rs: &[&Row], plots: &mut Vec<Plot>) {
                 .collect();
             let _ = writeln!(out, "| {m} |{line}");
         }
-        plots.push((
+        let mut series = to_series(&matrix);
+        if metric == 0 {
+            // The LP bound of §3.1, averaged over the instances whose relaxation is feasible.
+            let bound: Vec<(f64, f64)> = slacks
+                .iter()
+                .filter_map(|sl| {
+                    let mut per_instance: BTreeMap<&str, f64> = BTreeMap::new();
+                    for r in rs.iter().filter(|r| r.slack.map(k).as_ref() == Some(sl)) {
+                        if let Some(b) = r.bound {
+                            per_instance.insert(r.instance.as_str(), b);
+                        }
+                    }
+                    Some((
+                        sl.parse().ok()?,
+                        mean(&per_instance.into_values().collect::<Vec<_>>())?,
+                    ))
+                })
+                .collect();
+            series.push(("LP bound".into(), bound));
+        }
+        plots.push(Plot::Lines(
             file.to_string(),
             title.to_string(),
             "memory slack".into(),
             title.to_string(),
-            to_series(&matrix),
+            series,
         ));
     }
     let jobs: BTreeSet<usize> = rs.iter().filter_map(|r| r.jobs).collect();
@@ -328,7 +375,7 @@ fn vcsched_report(out: &mut String, rs: &[&Row], plots: &mut Vec<Plot>) {
             .collect();
         let _ = writeln!(out, "| {m} |{line}");
     }
-    plots.push((
+    plots.push(Plot::Lines(
         "time-vs-jobs".into(),
         "Mean run time".into(),
         "jobs".into(),
@@ -349,7 +396,7 @@ fn to_series(matrix: &Matrix) -> Vec<Series> {
         .collect()
 }
 
-fn periodic_report(out: &mut String, rs: &[&Row]) {
+fn periodic_report(out: &mut String, rs: &[&Row], plots: &mut Vec<Plot>) {
     let methods = methods_of(rs);
     // The instance's best proven lower bound over all methods.
     let mut lb: BTreeMap<&str, f64> = BTreeMap::new();
@@ -363,6 +410,63 @@ fn periodic_report(out: &mut String, rs: &[&Row]) {
         .iter()
         .filter_map(|r| Some((r.tasks.clone()?, r.amplitude.clone()?)))
         .collect();
+    let groups: Vec<String> = scenarios.iter().map(|(t, a)| format!("{t}/{a}")).collect();
+    let in_scenario = |r: &Row, (t, a): &(String, String)| {
+        r.tasks.as_ref() == Some(t) && r.amplitude.as_ref() == Some(a)
+    };
+    let ratio_boxes: Vec<(String, Vec<Vec<f64>>)> = methods
+        .iter()
+        .filter(|m| *m != "lower-bound")
+        .map(|m| {
+            let per: Vec<Vec<f64>> = scenarios
+                .iter()
+                .map(|sc| {
+                    rs.iter()
+                        .filter(|r| &r.method == m && in_scenario(r, sc))
+                        .filter_map(|r| Some(r.objective? / lb.get(r.instance.as_str())?))
+                        .collect()
+                })
+                .collect();
+            (m.clone(), per)
+        })
+        .collect();
+    plots.push(Plot::Boxes(
+        "machines-over-bound".into(),
+        "Machines / lower bound".into(),
+        "ratio".into(),
+        groups.clone(),
+        ratio_boxes,
+    ));
+    for (file, title, pick) in [
+        ("cg-iterations", "Column generation iterations", 0),
+        ("cg-seconds", "Column generation seconds", 1),
+    ] {
+        let per: Vec<Vec<f64>> = scenarios
+            .iter()
+            .map(|sc| {
+                rs.iter()
+                    .filter(|r| r.method == "cg" && in_scenario(r, sc))
+                    .filter_map(|r| {
+                        if pick == 0 {
+                            r.iterations
+                        } else {
+                            Some(r.seconds)
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        if per.iter().any(|v| !v.is_empty()) {
+            plots.push(Plot::Boxes(
+                file.into(),
+                title.into(),
+                title.into(),
+                groups.clone(),
+                vec![("cg".into(), per)],
+            ));
+        }
+    }
+    let _ = writeln!(out, "![machines over bound](machines-over-bound.svg)\n");
     let _ = writeln!(out, "## Machines / lower bound (mean, max) per scenario\n\nThe lower bound of an instance is the best bound any method proved (`⌈W/C⌉`, or `⌈z_LP⌉` from column generation).\n\n| tasks | amplitude | {} |\n|---|---|{}", methods.iter().filter(|m| *m != "lower-bound").cloned().collect::<Vec<_>>().join(" | "), "---|".repeat(methods.iter().filter(|m| *m != "lower-bound").count()));
     for (t, a) in &scenarios {
         let mut line = format!("| {t} | {a} |");
@@ -383,7 +487,7 @@ fn periodic_report(out: &mut String, rs: &[&Row]) {
         let _ = writeln!(out, "{line}");
     }
     if methods.iter().any(|m| m == "cg") {
-        let _ = writeln!(out, "\n## Column generation: iterations and time\n\n| tasks | amplitude | mean iterations | max iterations | mean s | max s |\n|---|---|---|---|---|---|");
+        let _ = writeln!(out, "\n## Column generation: iterations and time\n\n![iterations](cg-iterations.svg) ![seconds](cg-seconds.svg)\n\n| tasks | amplitude | mean iterations | max iterations | mean s | max s |\n|---|---|---|---|---|---|");
         for (t, a) in &scenarios {
             let cg: Vec<&&Row> = rs
                 .iter()
