@@ -3,6 +3,26 @@
 use plotters::prelude::*;
 use std::path::Path;
 
+type Chart<'a> = ChartContext<
+    'a,
+    SVGBackend<'a>,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// Draws the legend and writes the file.
+fn finish(
+    chart: &mut Chart<'_>,
+    root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
+}
+
 /// One named series of `(x, y)` points.
 pub type Series = (String, Vec<(f64, f64)>);
 
@@ -61,13 +81,7 @@ pub fn lines(
             .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
             .map_err(|e| e.to_string())?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| e.to_string())?;
-    root.present().map_err(|e| e.to_string())
+    finish(&mut chart, &root)
 }
 
 /// Box plots: one group per label on the x axis, one box per series inside each group
@@ -148,11 +162,5 @@ pub fn boxes(
                 .map_err(|e| e.to_string())?;
         }
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| e.to_string())?;
-    root.present().map_err(|e| e.to_string())
+    finish(&mut chart, &root)
 }
