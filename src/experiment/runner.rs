@@ -97,6 +97,74 @@ pub fn write_rows(path: &Path, rows: &[Row]) -> Result<()> {
     w.flush().map_err(io)
 }
 
+/// An error unless `verify` found nothing: a sweep never records an unchecked answer.
+fn checked(violations: usize, method: &str, inst: &InstanceRef) -> Result<()> {
+    if violations == 0 {
+        Ok(())
+    } else {
+        Err(Error::Consistency(format!(
+            "{method} on {} failed verification",
+            inst.id
+        )))
+    }
+}
+
+fn fill_vcsched(
+    row: &mut Row,
+    inst: &InstanceRef,
+    i: &vcsched::Instance,
+    method: &str,
+    opts: &RunOptions,
+) -> Result<()> {
+    let m: vcsched::Method = method
+        .parse()
+        .map_err(|e: String| arg("--methods", method, &e))?;
+    let mut settings = vcsched::Settings {
+        time_limit: opts.time_limit,
+        seed: inst.seed,
+        ..Default::default()
+    };
+    settings.highs.threads = 1;
+    let s = vcsched::solve(i, m, &settings)?;
+    checked(vcsched::verify(i, &s).len(), method, inst)?;
+    row.status = s.status.as_str().into();
+    row.objective = s.min_yield;
+    row.objective2 = s.avg_yield;
+    row.bound = s.upper_bound;
+    row.gap = s.gap;
+    row.seconds = s.seconds;
+    row.iterations = ["attempts", "trials", "highs_iterations"]
+        .iter()
+        .find_map(|k| s.stats.get(*k).copied());
+    Ok(())
+}
+
+fn fill_periodic(
+    row: &mut Row,
+    inst: &InstanceRef,
+    i: &periodic::Instance,
+    method: &str,
+    opts: &RunOptions,
+) -> Result<()> {
+    let m: periodic::Method = method
+        .parse()
+        .map_err(|e: String| arg("--methods", method, &e))?;
+    let mut settings = periodic::Settings {
+        time_limit: opts.time_limit,
+        ..Default::default()
+    };
+    settings.highs.threads = 1;
+    let s = periodic::solve(i, m, &settings)?;
+    checked(periodic::verify(i, &s).len(), method, inst)?;
+    row.status = s.status.as_str().into();
+    row.objective = s.machines.map(|m| m as f64);
+    row.bound = Some(s.lower_bound as f64);
+    row.gap = s.gap;
+    row.seconds = s.seconds;
+    row.iterations = Some(f64::from(s.iterations));
+    Ok(())
+}
+
 fn solve_one(
     set: SetName,
     inst: &InstanceRef,
@@ -105,61 +173,10 @@ fn solve_one(
     opts: &RunOptions,
 ) -> Row {
     let mut row = Row::for_instance(set.name(), inst, method);
-    let answer: Result<()> = (|| {
-        match generated {
-            Generated::Vcsched(i) => {
-                let m: vcsched::Method = method
-                    .parse()
-                    .map_err(|e: String| arg("--methods", method, &e))?;
-                let mut settings = vcsched::Settings {
-                    time_limit: opts.time_limit,
-                    seed: inst.seed,
-                    ..Default::default()
-                };
-                settings.highs.threads = 1;
-                let s = vcsched::solve(i, m, &settings)?;
-                if !vcsched::verify(i, &s).is_empty() {
-                    return Err(Error::Consistency(format!(
-                        "{method} on {} failed verification",
-                        inst.id
-                    )));
-                }
-                row.status = s.status.as_str().into();
-                row.objective = s.min_yield;
-                row.objective2 = s.avg_yield;
-                row.bound = s.upper_bound;
-                row.gap = s.gap;
-                row.seconds = s.seconds;
-                row.iterations = ["attempts", "trials", "highs_iterations"]
-                    .iter()
-                    .find_map(|k| s.stats.get(*k).copied());
-            }
-            Generated::Periodic(i) => {
-                let m: periodic::Method = method
-                    .parse()
-                    .map_err(|e: String| arg("--methods", method, &e))?;
-                let mut settings = periodic::Settings {
-                    time_limit: opts.time_limit,
-                    ..Default::default()
-                };
-                settings.highs.threads = 1;
-                let s = periodic::solve(i, m, &settings)?;
-                if !periodic::verify(i, &s).is_empty() {
-                    return Err(Error::Consistency(format!(
-                        "{method} on {} failed verification",
-                        inst.id
-                    )));
-                }
-                row.status = s.status.as_str().into();
-                row.objective = s.machines.map(|m| m as f64);
-                row.bound = Some(s.lower_bound as f64);
-                row.gap = s.gap;
-                row.seconds = s.seconds;
-                row.iterations = Some(f64::from(s.iterations));
-            }
-        }
-        Ok(())
-    })();
+    let answer = match generated {
+        Generated::Vcsched(i) => fill_vcsched(&mut row, inst, i, method, opts),
+        Generated::Periodic(i) => fill_periodic(&mut row, inst, i, method, opts),
+    };
     if let Err(e) = answer {
         row.status = "error".into();
         row.error = Some(e.to_string());

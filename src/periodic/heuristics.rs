@@ -75,7 +75,9 @@ where
         }
         if hi >= total {
             // One task per machine always fits (validated: every task fits alone).
-            return pack(total).expect("one task per machine fits");
+            let mut all = pack(total).expect("one task per machine fits");
+            all.retain(|m| !m.tasks.is_empty());
+            return all;
         }
         lo = hi + 1;
         hi = (hi * 2).min(total);

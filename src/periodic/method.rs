@@ -60,7 +60,8 @@ impl std::str::FromStr for Method {
             .into_iter()
             .find(|m| m.name() == s.to_ascii_lowercase())
             .ok_or_else(|| {
-                format!("unknown method `{s}`; expected one of cg, bfd, mm, mmm, lower-bound")
+                let names: Vec<&str> = Method::all().iter().map(Method::name).collect();
+                format!("unknown method `{s}`; expected one of {}", names.join(", "))
             })
     }
 }
@@ -176,11 +177,8 @@ fn column_generation(
     // Heuristics: baselines, initial columns and the integer finish's starting point.
     let bfd = best_fit_decreasing(inst);
     let mm = min_max_search(inst);
-    let best_heur = if machine_count(&group(&mm)) <= machine_count(&group(&bfd)) {
-        &mm
-    } else {
-        &bfd
-    };
+    // Heuristic packings hold no empty machine: their length is their machine count.
+    let best_heur = if mm.len() <= bfd.len() { &mm } else { &bfd };
     let heuristic_seconds = began.elapsed().as_secs_f64();
 
     // Initial columns: K0 (as many tasks of one job as fit alone) and the heuristics' machines.
@@ -242,7 +240,7 @@ fn column_generation(
             start[i] += 1.0;
         }
     }
-    let heur_machines = machine_count(&group(best_heur));
+    let heur_machines = best_heur.len() as u64;
     let mut chosen: Vec<Machine> = best_heur.clone();
     let mut int_seconds = 0.0;
     if heur_machines > lower_bound && !deadline.expired() {
