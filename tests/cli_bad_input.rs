@@ -229,3 +229,81 @@ fn malformed_solution_file() {
         "{err}"
     );
 }
+
+#[test]
+fn tasks_not_a_positive_integer() {
+    let d = tempfile::tempdir().unwrap();
+    let job = |tasks: &str| {
+        format!(r#"{{"hosts": 2, "jobs": [{{"cpu": 0.5, "mem": 0.2, "tasks": {tasks}}}]}}"#)
+    };
+    let p = json(&d, &job("0"));
+    rejects(
+        &p,
+        &[],
+        &["inst.json", "jobs[0].tasks", "`0`", "between 1 and"],
+    );
+    let p = json(&d, &job("2.5"));
+    rejects(&p, &[], &["inst.json", "jobs[0].tasks", "2.5"]);
+    let p = json(&d, &job("-3"));
+    rejects(&p, &[], &["inst.json", "jobs[0].tasks", "-3"]);
+    let p = json(&d, &job("\"four\""));
+    rejects(&p, &[], &["inst.json", "jobs[0].tasks", "four"]);
+}
+
+#[test]
+fn current_of_the_wrong_length() {
+    let d = tempfile::tempdir().unwrap();
+    let p = json(
+        &d,
+        r#"{"hosts": 2, "jobs": [{"cpu": 0.5, "mem": 0.2, "tasks": 2}], "current": [0]}"#,
+    );
+    rejects(
+        &p,
+        &[],
+        &["inst.json", "field `current`", "1 entries", "2 tasks"],
+    );
+}
+
+#[test]
+fn current_naming_a_host_that_does_not_exist() {
+    let d = tempfile::tempdir().unwrap();
+    let p = json(
+        &d,
+        r#"{"hosts": 2, "jobs": [{"cpu": 0.5, "mem": 0.2, "tasks": 2}], "current": [1, 2]}"#,
+    );
+    rejects(&p, &[], &["inst.json", "current[1]", "`2`", "no such host"]);
+    let p = json(
+        &d,
+        r#"{"hosts": 2, "jobs": [{"cpu": 0.5, "mem": 0.2}], "current": [-1]}"#,
+    );
+    rejects(&p, &[], &["inst.json", "current[0]", "-1"]);
+}
+
+#[test]
+fn negative_or_misplaced_budget() {
+    let d = tempfile::tempdir().unwrap();
+    let p = json(
+        &d,
+        r#"{"hosts": 2, "jobs": [{"cpu": 0.5, "mem": 0.2}], "current": [null], "budget": -0.5}"#,
+    );
+    rejects(
+        &p,
+        &[],
+        &["inst.json", "field `budget`", "`-0.5`", "negative"],
+    );
+    // A budget without current hosts means nothing: rejected rather than ignored.
+    let p = json(
+        &d,
+        r#"{"hosts": 2, "jobs": [{"cpu": 0.5, "mem": 0.2}], "budget": 1}"#,
+    );
+    rejects(&p, &[], &["inst.json", "field `budget`", "needs `current`"]);
+    // The command-line override: negative, NaN, or on an instance with no current hosts.
+    let p = json(
+        &d,
+        r#"{"hosts": 2, "jobs": [{"cpu": 0.5, "mem": 0.2}], "current": [0]}"#,
+    );
+    rejects(&p, &["--budget=-1"], &["--budget", "`-1`", "negative"]);
+    rejects(&p, &["--budget", "NaN"], &["--budget", "NaN"]);
+    let p = json(&d, r#"{"hosts": 2, "jobs": [{"cpu": 0.5, "mem": 0.2}]}"#);
+    rejects(&p, &["--budget", "1"], &["--budget", "`1`", "current"]);
+}

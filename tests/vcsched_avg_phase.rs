@@ -16,7 +16,7 @@ fn greedy_average_yield_equals_the_lp_optimum() {
         let placement: Vec<usize> = (0..inst.num_jobs())
             .map(|_| rng.random_range(0..inst.hosts))
             .collect();
-        let alloc = allocate(&inst, &placement, true);
+        let alloc = allocate(&inst, &placement, true).unwrap();
         let y = placement_min_yield(&inst, &placement);
         let lp = avg_lp::optimal_avg_yield(&inst, &placement, y).unwrap();
         assert!(
@@ -38,11 +38,11 @@ fn without_the_phase_every_job_gets_exactly_the_minimum_yield() {
         let inst = common::tiny_instance(seed, 4, 10);
         let placement: Vec<usize> = (0..inst.num_jobs()).map(|i| i % inst.hosts).collect();
         let y = placement_min_yield(&inst, &placement);
-        let flat = allocate(&inst, &placement, false);
+        let flat = allocate(&inst, &placement, false).unwrap();
         for (a, j) in flat.cpu.iter().zip(&inst.jobs) {
             assert!((a / j.cpu - y).abs() <= 1e-12);
         }
-        let full = allocate(&inst, &placement, true);
+        let full = allocate(&inst, &placement, true).unwrap();
         assert!(full.avg_yield >= flat.avg_yield - 1e-12, "seed {seed}");
     }
 }

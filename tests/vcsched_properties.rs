@@ -15,11 +15,7 @@ fn instance() -> impl Strategy<Value = Instance> {
         .prop_map(|(hosts, jobs)| {
             let jobs = jobs
                 .into_iter()
-                .map(|(cpu, mem)| Job {
-                    cpu,
-                    mem: mem * 0.6,
-                    name: None,
-                })
+                .map(|(cpu, mem)| Job::new(cpu, mem * 0.6))
                 .collect();
             Instance::new(hosts, jobs, Path::new("<proptest>")).unwrap()
         })

@@ -47,14 +47,14 @@ fn every_method_output_verifies() {
 fn a_missing_job_is_rejected() {
     let (inst, mut sol) = good();
     sol.jobs.pop();
-    rejected_for(&inst, &sol, "one-host-per-job");
+    rejected_for(&inst, &sol, "one-entry-per-job");
 }
 
 #[test]
 fn a_host_out_of_range_is_rejected() {
     let (inst, mut sol) = good();
-    sol.jobs[0].host = inst.hosts;
-    rejected_for(&inst, &sol, "one-host-per-job");
+    sol.jobs[0].hosts = vec![inst.hosts];
+    rejected_for(&inst, &sol, "one-host-per-task");
 }
 
 #[test]
@@ -62,7 +62,7 @@ fn an_overloaded_host_cpu_is_rejected() {
     let (inst, mut sol) = good();
     // Move every job onto host 0 with its grant: CPU (and memory) overflow.
     for g in &mut sol.jobs {
-        g.host = 0;
+        g.hosts = vec![0];
     }
     rejected_for(&inst, &sol, "host-cpu");
 }
@@ -72,23 +72,15 @@ fn an_overloaded_host_memory_is_rejected() {
     let inst = Instance::new(
         2,
         vec![
-            vcalloc::vcsched::Job {
-                cpu: 0.1,
-                mem: 0.6,
-                name: None,
-            },
-            vcalloc::vcsched::Job {
-                cpu: 0.1,
-                mem: 0.6,
-                name: None,
-            },
+            vcalloc::vcsched::Job::new(0.1, 0.6),
+            vcalloc::vcsched::Job::new(0.1, 0.6),
         ],
         Path::new("t"),
     )
     .unwrap();
     let mut sol = solve(&inst, Method::Gr, &Settings::default()).unwrap();
     assert!(verify(&inst, &sol).is_empty());
-    sol.jobs[1].host = sol.jobs[0].host;
+    sol.jobs[1].hosts = sol.jobs[0].hosts.clone();
     rejected_for(&inst, &sol, "host-memory");
 }
 

@@ -149,9 +149,12 @@ pub struct SolvePeriodic {
 pub struct SolveVcsched {
     /// Instance file (JSON, or CSV with --hosts).
     pub file: PathBuf,
-    /// Method: milp, lp-bound, gr, sg, gb, sgb, mcb1 … mcb8, rrnd, rrnz.
+    /// Method: milp, lp-bound, gr, sg, gb, sgb, mcb1 … mcb8, rrnd, rrnz, adapt.
     #[arg(long, value_parser = parse_method)]
     pub method: Method,
+    /// Adaptation: migration budget in memory units (overrides the instance's `budget`).
+    #[arg(long)]
+    pub budget: Option<f64>,
     /// Wall-clock limit in seconds; the MILP then returns its incumbent, bound and gap.
     #[arg(long)]
     pub time_limit: Option<f64>,

@@ -88,6 +88,7 @@ fn solve(a: &SolveVcsched) -> vcalloc::Result<i32> {
         mcb_tolerance: a.mcb_tolerance,
         symmetry_breaking: !a.no_symmetry_breaking,
         warm_start: !a.no_warm_start,
+        budget: a.budget,
         ..Settings::default()
     };
     settings.highs.threads = a.threads;
@@ -114,10 +115,11 @@ fn verify(instance: &Path, solution: &Path, hosts: Option<usize>) -> vcalloc::Re
     let violations = vcsched::verify(&inst, &sol);
     if violations.is_empty() {
         println!(
-            "ok: {} solution by {} satisfies every constraint ({} jobs, {} hosts)",
+            "ok: {} solution by {} satisfies every constraint ({} jobs, {} tasks, {} hosts)",
             sol.status,
             sol.method,
             inst.num_jobs(),
+            inst.num_tasks(),
             inst.hosts
         );
         Ok(0)

@@ -39,10 +39,16 @@ impl SetName {
     /// The methods run when none are named.
     pub fn default_methods(&self) -> Vec<String> {
         match self {
-            SetName::VcschedSmall => vcsched::Method::all().iter().map(|m| m.name()).collect(),
+            // `adapt` is for adaptation instances; on these it is greedy + local search.
+            SetName::VcschedSmall => vcsched::Method::all()
+                .iter()
+                .filter(|m| **m != vcsched::Method::Adapt)
+                .map(|m| m.name())
+                .collect(),
             SetName::VcschedLarge => vcsched::Method::all()
                 .iter()
                 .skip(1)
+                .filter(|m| **m != vcsched::Method::Adapt)
                 .map(|m| m.name())
                 .collect(),
             SetName::PeriodicSynthetic => ["cg", "bfd", "mm", "mmm", "lower-bound"]

@@ -58,3 +58,46 @@ fn descend(
         mem[h] -= job.mem;
     }
 }
+
+/// The optimal minimum yield of an adaptation (tasks with current hosts, a migration
+/// budget), or `None` when no placement fits in memory and budget. Current hosts make hosts
+/// distinct, so all `H^T` placements of the tasks are enumerated.
+pub fn adapted_min_yield(inst: &Instance) -> Option<f64> {
+    let tasks: Vec<_> = inst.tasks().collect();
+    assert!(tasks.len() <= MAX_JOBS, "brute force is for tiny instances");
+    let budget = inst.budget.unwrap_or(f64::INFINITY);
+    let mut best: Option<f64> = None;
+    let mut placement = vec![0usize; tasks.len()];
+    loop {
+        let mut cpu = vec![0.0; inst.hosts];
+        let mut mem = vec![0.0; inst.hosts];
+        let mut moved = 0.0;
+        for (t, (job, &h)) in tasks.iter().zip(&placement).enumerate() {
+            cpu[h] += job.cpu;
+            mem[h] += job.mem;
+            if inst.current_host(t).is_some_and(|c| c != h) {
+                moved += job.mem;
+            }
+        }
+        if mem.iter().all(|&m| m <= 1.0) && moved <= budget + 1e-9 {
+            let worst = cpu.iter().copied().fold(0.0, f64::max);
+            let y = if worst <= 1.0 { 1.0 } else { 1.0 / worst };
+            if best.is_none_or(|b| y > b) {
+                best = Some(y);
+            }
+        }
+        // Next placement in lexicographic order.
+        let mut t = 0;
+        loop {
+            if t == placement.len() {
+                return best;
+            }
+            placement[t] += 1;
+            if placement[t] < inst.hosts {
+                break;
+            }
+            placement[t] = 0;
+            t += 1;
+        }
+    }
+}

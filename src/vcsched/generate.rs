@@ -67,11 +67,7 @@ pub fn generate(spec: &Spec) -> Result<Instance> {
             .ok_or_else(|| arg_error("--slack", spec.slack, impossible(mem_mean, spec.cv_mem)))?;
         let cpu = truncated_normal(&mut rng, 0.5, spec.cv_cpu * 0.5)
             .ok_or_else(|| arg_error("--cv-cpu", spec.cv_cpu, impossible(0.5, spec.cv_cpu)))?;
-        jobs.push(Job {
-            cpu,
-            mem,
-            name: None,
-        });
+        jobs.push(Job::new(cpu, mem));
     }
     Instance::new(spec.hosts, jobs, Path::new("<generated>"))
 }

@@ -1,6 +1,11 @@
 //! A VCSched instance: `H` identical hosts and jobs with a CPU need `α_i` and a memory need
 //! `m_i`, both fractions of one host in `(0, 1]` (RR-6692 §2.3).
 //!
+//! A job may be parallel (§5): `T_i` tasks that all need `α_i` and `m_i`; two tasks of one
+//! job may share a host. An instance may also describe an adaptation (§6.1): the host each
+//! task runs on now (`current`, `null` for a new task) and a migration budget `B` in memory
+//! units. Tasks are numbered job by job: job 0's tasks first, then job 1's, and so on.
+//!
 //! Two file formats: JSON (`{"hosts": 4, "jobs": [{"cpu": .., "mem": ..}]}`) and CSV
 //! (`cpu,mem[,name]` per line, header optional, hosts given on the command line). Every value
 //! is validated here, so methods never see bad data.
@@ -11,6 +16,9 @@ use std::path::Path;
 
 /// Largest number of hosts accepted.
 pub const MAX_HOSTS: usize = 1_000_000;
+
+/// Largest number of tasks of one job.
+pub const MAX_TASKS: u32 = 1_000_000;
 
 /// One job (one VM instance).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -23,6 +31,29 @@ pub struct Job {
     /// Optional label, carried through to outputs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// `T_i`: number of tasks (1 for a sequential job).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub tasks: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_one(t: &u32) -> bool {
+    *t == 1
+}
+
+impl Job {
+    /// A sequential job.
+    pub fn new(cpu: f64, mem: f64) -> Self {
+        Job {
+            cpu,
+            mem,
+            name: None,
+            tasks: 1,
+        }
+    }
 }
 
 /// A validated VCSched instance.
@@ -33,12 +64,23 @@ pub struct Instance {
     pub hosts: usize,
     /// The jobs, in file order (their index is their identity).
     pub jobs: Vec<Job>,
+    /// Adaptation: the host of every task now, `None` for a task that has just arrived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current: Option<Vec<Option<usize>>>,
+    /// Adaptation: the most memory migrations may move (`None`: no limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<f64>,
 }
 
 impl Instance {
     /// Builds and validates an instance from numbers (`file` names the source in errors).
     pub fn new(hosts: usize, jobs: Vec<Job>, file: &Path) -> Result<Self> {
-        let inst = Instance { hosts, jobs };
+        let inst = Instance {
+            hosts,
+            jobs,
+            current: None,
+            budget: None,
+        };
         inst.validate(file)?;
         Ok(inst)
     }
@@ -48,14 +90,80 @@ impl Instance {
         self.jobs.len()
     }
 
-    /// `Σ α_i`.
-    pub fn total_cpu(&self) -> f64 {
-        self.jobs.iter().map(|j| j.cpu).sum()
+    /// Number of tasks `Σ T_i` (the number of jobs when every job is sequential).
+    pub fn num_tasks(&self) -> usize {
+        self.jobs.iter().map(|j| j.tasks as usize).sum()
     }
 
-    /// `Σ m_i`.
+    /// True when some job has more than one task.
+    pub fn is_parallel(&self) -> bool {
+        self.jobs.iter().any(|j| j.tasks > 1)
+    }
+
+    /// True when the instance describes an adaptation (it gives current hosts).
+    pub fn is_adaptation(&self) -> bool {
+        self.current.is_some()
+    }
+
+    /// The job of every task, in task order.
+    pub fn task_jobs(&self) -> Vec<usize> {
+        self.jobs
+            .iter()
+            .enumerate()
+            .flat_map(|(i, j)| std::iter::repeat_n(i, j.tasks as usize))
+            .collect()
+    }
+
+    /// Every task's job data, in task order.
+    pub fn tasks(&self) -> impl Iterator<Item = &Job> + '_ {
+        self.jobs
+            .iter()
+            .flat_map(|j| std::iter::repeat_n(j, j.tasks as usize))
+    }
+
+    /// The current host of task `t` (`None` for a new task or when not adapting).
+    pub fn current_host(&self, t: usize) -> Option<usize> {
+        self.current
+            .as_ref()
+            .and_then(|c| c.get(t).copied().flatten())
+    }
+
+    /// Memory moved by `placement` (a host per task): `m_i` for every task placed off its
+    /// current host (eq. 31); new tasks move nothing.
+    pub fn migration_cost(&self, placement: &[usize]) -> f64 {
+        self.tasks()
+            .zip(placement)
+            .enumerate()
+            .filter(|&(t, (_, &h))| self.current_host(t).is_some_and(|c| c != h))
+            .map(|(_, (job, _))| job.mem)
+            .sum()
+    }
+
+    /// The tasks as sequential jobs (same hosts, no adaptation data): what the placement
+    /// heuristics work on, since a placement puts tasks, not jobs, on hosts.
+    pub fn flattened(&self) -> Instance {
+        Instance {
+            hosts: self.hosts,
+            jobs: self
+                .tasks()
+                .map(|j| Job {
+                    tasks: 1,
+                    ..j.clone()
+                })
+                .collect(),
+            current: None,
+            budget: None,
+        }
+    }
+
+    /// `Σ T_i α_i`.
+    pub fn total_cpu(&self) -> f64 {
+        self.tasks().map(|j| j.cpu).sum()
+    }
+
+    /// `Σ T_i m_i`.
     pub fn total_mem(&self) -> f64 {
-        self.jobs.iter().map(|j| j.mem).sum()
+        self.tasks().map(|j| j.mem).sum()
     }
 
     /// Checks every rule of the format; the first violation is reported.
@@ -82,6 +190,50 @@ impl Instance {
         for (i, j) in self.jobs.iter().enumerate() {
             check_fraction(j.cpu, file, field(format!("jobs[{i}].cpu")))?;
             check_fraction(j.mem, file, field(format!("jobs[{i}].mem")))?;
+            if j.tasks == 0 || j.tasks > MAX_TASKS {
+                return Err(InputError::new(
+                    file,
+                    field(format!("jobs[{i}].tasks")),
+                    j.tasks.to_string(),
+                    format!("a job has between 1 and {MAX_TASKS} tasks"),
+                )
+                .into());
+            }
+        }
+        if let Some(current) = &self.current {
+            let n = self.num_tasks();
+            if current.len() != n {
+                return Err(InputError::new(
+                    file,
+                    field("current".into()),
+                    format!("{} entries", current.len()),
+                    format!("one entry (a host or null) is needed per task: {n} tasks"),
+                )
+                .into());
+            }
+            for (t, h) in current.iter().enumerate() {
+                if let Some(h) = h.filter(|&h| h >= self.hosts) {
+                    return Err(InputError::new(
+                        file,
+                        field(format!("current[{t}]")),
+                        h.to_string(),
+                        format!("no such host: hosts are numbered 0 to {}", self.hosts - 1),
+                    )
+                    .into());
+                }
+            }
+        }
+        if let Some(b) = self.budget {
+            check_budget(b, file, field("budget".into()))?;
+            if self.current.is_none() {
+                return Err(InputError::new(
+                    file,
+                    field("budget".into()),
+                    b.to_string(),
+                    "a migration budget needs `current` (the hosts the tasks run on now)",
+                )
+                .into());
+            }
         }
         Ok(())
     }
@@ -176,12 +328,11 @@ impl Instance {
                 Ok(v)
             };
             jobs.push(Job {
-                cpu: number(0, "cpu")?,
-                mem: number(1, "mem")?,
                 name: cells
                     .get(2)
                     .map(|s| s.to_string())
                     .filter(|s| !s.is_empty()),
+                ..Job::new(number(0, "cpu")?, number(1, "mem")?)
             });
         }
         if hosts == 0 || hosts > MAX_HOSTS {
@@ -203,6 +354,20 @@ impl Instance {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("an instance always serialises")
     }
+}
+
+/// Checks a migration budget: a finite number of memory units, at least 0.
+pub fn check_budget(b: f64, file: impl AsRef<Path>, loc: Location) -> Result<()> {
+    let reason = if b.is_nan() {
+        "not a number (NaN)"
+    } else if b.is_infinite() {
+        "must be finite (leave the budget out for no limit)"
+    } else if b < 0.0 {
+        "a migration budget (memory units) cannot be negative"
+    } else {
+        return Ok(());
+    };
+    Err(InputError::new(file.as_ref(), loc, b.to_string(), reason).into())
 }
 
 fn check_fraction(v: f64, file: &Path, loc: Location) -> Result<()> {

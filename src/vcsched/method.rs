@@ -4,12 +4,13 @@
 use super::allocation::{allocate, memory_feasible, Placement};
 use super::instance::Instance;
 use super::solution::{JobGrant, Solution};
-use super::{greedy, mcb, milp, rounding};
+use super::{adapt, greedy, mcb, milp, relabel, rounding};
 use crate::error::{Error, InputError, Location, Result};
 use crate::outcome::{relative_gap, status_with_solution};
 use crate::solver::{self, Deadline, HighsSettings, LinearStatus};
 use crate::Status;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -34,6 +35,8 @@ pub enum Method {
     Rrnd,
     /// Randomised rounding with no zero probability.
     Rrnz,
+    /// Adaptation heuristic: keep current hosts, place new tasks, migrate within the budget.
+    Adapt,
 }
 
 impl Method {
@@ -48,7 +51,7 @@ impl Method {
         ];
         v.push(Method::Sgb);
         v.extend((1..=8).map(Method::Mcb));
-        v.extend([Method::Rrnd, Method::Rrnz]);
+        v.extend([Method::Rrnd, Method::Rrnz, Method::Adapt]);
         v
     }
 
@@ -69,6 +72,7 @@ impl Method {
             Method::Mcb(k) => format!("mcb{k}"),
             Method::Rrnd => "rrnd".into(),
             Method::Rrnz => "rrnz".into(),
+            Method::Adapt => "adapt".into(),
         }
     }
 }
@@ -112,8 +116,11 @@ pub struct Settings {
     pub gap_tolerance: f64,
     /// MILP: fix `e_ij = 0` for `j > i` (identical hosts; see `models/vcsched.md`).
     pub symmetry_breaking: bool,
-    /// MILP: give HiGHS the MCB8 placement as its first incumbent.
+    /// MILP: give HiGHS the MCB8 placement (the `adapt` placement for an adaptation) as its
+    /// first incumbent.
     pub warm_start: bool,
+    /// Adaptation: overrides the instance's migration budget (memory units).
+    pub budget: Option<f64>,
     /// Options passed to HiGHS.
     pub highs: HighsSettings,
 }
@@ -130,6 +137,7 @@ impl Default for Settings {
             gap_tolerance: 1e-6,
             symmetry_breaking: true,
             warm_start: true,
+            budget: None,
             highs: HighsSettings::default(),
         }
     }
@@ -174,6 +182,9 @@ impl Settings {
         if self.max_attempts == 0 {
             return bad("--max-attempts", "0".into(), "must be at least 1");
         }
+        if let Some(b) = self.budget {
+            super::instance::check_budget(b, "<arguments>", Location::Argument("--budget".into()))?;
+        }
         Ok(())
     }
 }
@@ -202,38 +213,56 @@ impl Found {
 }
 
 /// Solves `inst` with `method`: minimum yield first, then (unless disabled) average yield.
+///
+/// Parallel jobs: the placement heuristics place tasks as items (the instance
+/// [`Instance::flattened`]), and every task of a job is granted the same CPU. Adaptation
+/// (the instance has `current` hosts): the heuristics that ignore current hosts have their
+/// hosts relabelled to move as little memory as possible (hosts are identical), and a
+/// placement that still breaks the budget is dropped; `milp` and `adapt` honour the budget.
 pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Solution> {
     settings.validate()?;
     let began = Instant::now();
     let deadline = Deadline::after(settings.time_limit);
+    let budgeted = with_budget(inst, settings.budget)?;
+    let inst: &Instance = &budgeted;
+    let flat = if inst.is_parallel() || inst.is_adaptation() {
+        Cow::Owned(inst.flattened())
+    } else {
+        Cow::Borrowed(inst)
+    };
+    let flat = flat.as_ref();
     let closed = milp::closed_form_bound(inst);
-    let found = match (method, closed) {
+    let mut found = match (method, closed) {
         (Method::LpBound, _) => lp_bound(inst, settings, &deadline)?,
-        // Σ m_i > H: the relaxation is infeasible, which proves the problem is.
+        // Σ T_i m_i > H: the relaxation is infeasible, which proves the problem is.
         (_, None) => Found {
             infeasible: true,
             ..Found::placement(None)
         },
         (Method::Milp, Some(ub)) => exact(inst, settings, &deadline, ub)?,
-        (Method::Gr, _) => Found::placement(greedy::greedy(inst, &greedy::file_order(inst))),
-        (Method::Sg, _) => Found::placement(greedy::greedy(inst, &greedy::memory_order(inst))),
+        (Method::Adapt, Some(ub)) => {
+            let a = adapt::adapt(inst, ub, settings.mcb_tolerance);
+            Found::placement(a.placement).stat("moves", a.moves as f64)
+        }
+        (Method::Gr, _) => Found::placement(greedy::greedy(flat, &greedy::file_order(flat))),
+        (Method::Sg, _) => Found::placement(greedy::greedy(flat, &greedy::memory_order(flat))),
         (Method::Gb | Method::Sgb, _) => {
             let order = if method == Method::Gb {
-                greedy::file_order(inst)
+                greedy::file_order(flat)
             } else {
-                greedy::memory_order(inst)
+                greedy::memory_order(flat)
             };
-            let b = greedy::backtracking(inst, &order, settings.max_attempts, &deadline);
+            let b = greedy::backtracking(flat, &order, settings.max_attempts, &deadline);
             Found::placement(b.placement)
                 .stat("attempts", b.attempts as f64)
                 .stat("truncated", f64::from(u8::from(b.truncated)))
         }
         (Method::Mcb(k), Some(ub)) => {
-            let r = mcb::mcb(inst, k, ub, settings.mcb_tolerance);
+            let r = mcb::mcb(flat, k, ub, settings.mcb_tolerance);
             Found::placement(r.placement).stat("trials", f64::from(r.trials))
         }
         (Method::Rrnd | Method::Rrnz, _) => {
-            let relax = milp::solve_relaxation(inst, &settings.highs, &deadline)?;
+            let relax = milp::solve_relaxation(flat, &settings.highs, &deadline)?;
             let eps = if method == Method::Rrnz {
                 settings.rounding_epsilon
             } else {
@@ -242,12 +271,53 @@ pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Sol
             let p = relax
                 .columns
                 .as_ref()
-                .and_then(|x| rounding::round(inst, &relax.layout, x, eps, settings.seed));
+                .and_then(|x| rounding::round(flat, &relax.layout, x, eps, settings.seed));
             Found::placement(p)
         }
     };
+    if inst.is_adaptation() && !matches!(method, Method::Milp | Method::Adapt) {
+        found = fit_budget(inst, found);
+    }
     finish(inst, method, settings, closed, found, began)
 }
+
+/// The instance with `budget` in place of its own (an error when it has no current hosts).
+fn with_budget(inst: &Instance, budget: Option<f64>) -> Result<Cow<'_, Instance>> {
+    let Some(b) = budget else {
+        return Ok(Cow::Borrowed(inst));
+    };
+    if !inst.is_adaptation() {
+        return Err(InputError::new(
+            "<arguments>",
+            Location::Argument("--budget".into()),
+            b.to_string(),
+            "a migration budget needs an instance with `current` hosts (an adaptation)",
+        )
+        .into());
+    }
+    Ok(Cow::Owned(Instance {
+        budget: Some(b),
+        ..inst.clone()
+    }))
+}
+
+/// Relabels a heuristic's hosts to move the least memory, then drops the placement when it
+/// still moves more than the budget.
+fn fit_budget(inst: &Instance, mut found: Found) -> Found {
+    if let Some(p) = found.placement.take() {
+        let p = relabel::least_migration(inst, &p);
+        let cost = inst.migration_cost(&p);
+        if inst.budget.is_some_and(|b| cost > b + BUDGET_TOLERANCE) {
+            found.stats.insert("over_budget".into(), cost);
+        } else {
+            found.placement = Some(p);
+        }
+    }
+    found
+}
+
+/// Slack allowed on the migration budget (rounding in sums of memory needs).
+pub const BUDGET_TOLERANCE: f64 = 1e-9;
 
 /// Scores a placement against the best bound and builds the solution file.
 fn finish(
@@ -275,6 +345,8 @@ fn finish(
         upper_bound: if found.infeasible { None } else { bound },
         gap: None,
         seconds: 0.0,
+        migration: None,
+        budget: None,
         jobs: Vec::new(),
         stats: found.stats,
     };
@@ -284,7 +356,7 @@ fn finish(
                 "{method} returned a placement that overflows a host's memory"
             )));
         }
-        let alloc = allocate(inst, &p, settings.avg_phase);
+        let alloc = allocate(inst, &p, settings.avg_phase)?;
         let ub = bound.unwrap_or(1.0);
         if alloc.min_yield > ub + 1e-6 {
             return Err(Error::Consistency(format!(
@@ -298,11 +370,20 @@ fn finish(
         sol.gap = Some(relative_gap(alloc.min_yield, ub));
         sol.min_yield = Some(alloc.min_yield);
         sol.avg_yield = Some(alloc.avg_yield);
-        sol.jobs = p
+        let mut hosts = p.iter().copied();
+        sol.jobs = inst
+            .jobs
             .iter()
             .zip(&alloc.cpu)
-            .map(|(&host, &cpu)| JobGrant { host, cpu })
+            .map(|(job, &cpu)| JobGrant {
+                hosts: hosts.by_ref().take(job.tasks as usize).collect(),
+                cpu,
+            })
             .collect();
+        if inst.is_adaptation() {
+            sol.migration = Some(inst.migration_cost(&p));
+            sol.budget = inst.budget;
+        }
     }
     sol.seconds = began.elapsed().as_secs_f64();
     Ok(sol)
@@ -331,12 +412,19 @@ fn exact(inst: &Instance, settings: &Settings, deadline: &Deadline, ub: f64) -> 
         symmetry_breaking: settings.symmetry_breaking,
     };
     let (model, layout) = milp::build(inst, form);
-    // MCB8 seeds HiGHS with an incumbent, relabelled so it respects the symmetry breaking.
+    // MCB8 (or, for an adaptation, `adapt`) seeds HiGHS with an incumbent, relabelled so it
+    // respects the symmetry breaking.
     let seed = settings
         .warm_start
-        .then(|| mcb::mcb(inst, 8, ub, settings.mcb_tolerance).placement)
+        .then(|| {
+            if inst.is_adaptation() {
+                adapt::adapt(inst, ub, settings.mcb_tolerance).placement
+            } else {
+                mcb::mcb(&inst.flattened(), 8, ub, settings.mcb_tolerance).placement
+            }
+        })
         .flatten()
-        .map(|p| canonical_labels(&p));
+        .map(|p| canonical(inst, &p, settings.symmetry_breaking));
     let start = seed.as_ref().map(|p| {
         let y = super::allocation::placement_min_yield(inst, p);
         milp::start_vector(inst, &layout, p, y)
@@ -366,13 +454,34 @@ fn exact(inst: &Instance, settings: &Settings, deadline: &Deadline, ub: f64) -> 
     Ok(f)
 }
 
-/// Relabels hosts in order of first use, so that job `i` sits on a host `≤ i`.
-fn canonical_labels(p: &[usize]) -> Placement {
-    let mut map = BTreeMap::new();
-    p.iter()
-        .map(|&h| {
-            let next = map.len();
-            *map.entry(h).or_insert(next)
-        })
-        .collect()
+/// A placement that satisfies the symmetry-breaking rows of [`milp::build`]: hosts relabelled
+/// in order of first use (not for an adaptation, whose hosts are distinct), then the hosts of
+/// each run of interchangeable tasks (same job, same current host) in increasing order.
+fn canonical(inst: &Instance, p: &[usize], symmetry_breaking: bool) -> Placement {
+    if !symmetry_breaking {
+        return p.to_vec();
+    }
+    let mut out: Placement = if inst.is_adaptation() {
+        p.to_vec()
+    } else {
+        let mut map = BTreeMap::new();
+        p.iter()
+            .map(|&h| {
+                let next = map.len();
+                *map.entry(h).or_insert(next)
+            })
+            .collect()
+    };
+    let job_of = inst.task_jobs();
+    let mut start = 0;
+    for t in 1..=out.len() {
+        let same = t < out.len()
+            && job_of[t] == job_of[start]
+            && inst.current_host(t) == inst.current_host(start);
+        if !same {
+            out[start..t].sort_unstable();
+            start = t;
+        }
+    }
+    out
 }

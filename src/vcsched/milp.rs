@@ -1,9 +1,13 @@
-//! The MILP of RR-6692 §2.5 (equations 3–11) and its rational relaxation (§3.1).
+//! The MILP of RR-6692 §2.5 (equations 3–11), its parallel-job form (§5.1, equations 12–21),
+//! its adaptation form (§6.1, equation 31) and its rational relaxation (§3.1).
 //!
-//! Variables: `e_i_j ∈ {0,1}` (job `i` on host `j`), `a_i_j ∈ [0,1]` (CPU fraction `α_ij`),
-//! `Y ∈ [0,1]`; maximise `Y`. Rows are named after the paper's equations (`c6_i_j`, `c7_i`,
-//! …, `c11_i`). See `models/vcsched.md` for the derivation and what we add (symmetry
-//! breaking between identical hosts).
+//! Variables: `e_t_j ∈ {0,1}` (task `t` on host `j`), `a_t_j ∈ [0,1]` (CPU fraction of task `t`
+//! on host `j`), `Y ∈ [0,1]`; maximise `Y`. Tasks are named `i` for a sequential instance
+//! (equations 3–11 exactly) and `i_k` (job `i`, task `k`) when some job is parallel. Rows are
+//! named after the paper's equations (`c6_t_j`, `c7_t`, …, `c11_i`; `c20_i_k` ties task `k`
+//! to task `k + 1`; `c31` is the migration budget). See `models/vcsched.md` for the
+//! derivation and what we add (symmetry breaking between identical hosts and between the
+//! interchangeable tasks of a job).
 
 use super::instance::Instance;
 use crate::error::{Error, Result};
@@ -12,9 +16,12 @@ use crate::solver::{self, Bounds, Deadline, HighsSettings, LinearModel, LinearSt
 /// How the MILP is built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Formulation {
-    /// Fix `e_i_j = 0` for `j > i`: hosts are identical, so any placement can be relabelled
-    /// so that job `i` sits on one of the first `i + 1` hosts. Valid for the integer program
-    /// only; the relaxation used as the §3.1 bound is built without it.
+    /// Fix `e_t_j = 0` for `j > t`: hosts are identical, so any placement can be relabelled
+    /// so that task `t` sits on one of the first `t + 1` hosts; and order the hosts of the
+    /// interchangeable tasks of a job (`Σ_j j e_t_j ≤ Σ_j j e_{t+1}_j`). Valid for the
+    /// integer program only; the relaxation used as the §3.1 bound is built without it. An
+    /// adaptation makes hosts distinct (tasks have current hosts): host relabelling is then
+    /// off, and only tasks of a job with the same current host are ordered.
     pub symmetry_breaking: bool,
 }
 
@@ -22,38 +29,59 @@ pub struct Formulation {
 #[derive(Debug, Clone, Copy)]
 pub struct Layout {
     hosts: usize,
-    jobs: usize,
+    tasks: usize,
 }
 
 impl Layout {
-    /// Column of `e_i_j`.
-    pub fn e(&self, i: usize, j: usize) -> usize {
-        i * self.hosts + j
+    /// Column of `e_t_j`.
+    pub fn e(&self, t: usize, j: usize) -> usize {
+        t * self.hosts + j
     }
-    /// Column of `a_i_j`.
-    pub fn a(&self, i: usize, j: usize) -> usize {
-        self.jobs * self.hosts + i * self.hosts + j
+    /// Column of `a_t_j`.
+    pub fn a(&self, t: usize, j: usize) -> usize {
+        self.tasks * self.hosts + t * self.hosts + j
     }
     /// Column of `Y`.
     pub fn y(&self) -> usize {
-        2 * self.jobs * self.hosts
+        2 * self.tasks * self.hosts
     }
 }
 
-/// Builds equations 3–11 for `inst`.
+/// Builds the MILP for `inst`: equations 3–11 for sequential jobs, 12–21 when some job is
+/// parallel, plus equation 31 when the instance has current hosts and a budget.
 pub fn build(inst: &Instance, f: Formulation) -> (LinearModel, Layout) {
-    let (h, n) = (inst.hosts, inst.num_jobs());
+    let (h, n) = (inst.hosts, inst.num_tasks());
+    let job_of = inst.task_jobs();
+    let first_task: Vec<usize> = (0..n)
+        .map(|t| {
+            t - job_of[..t]
+                .iter()
+                .rev()
+                .take_while(|&&i| i == job_of[t])
+                .count()
+        })
+        .collect();
+    let label: Vec<String> = (0..n)
+        .map(|t| {
+            if inst.is_parallel() {
+                format!("{}_{}", job_of[t], t - first_task[t])
+            } else {
+                t.to_string()
+            }
+        })
+        .collect();
+    let adapting = inst.is_adaptation();
     let mut m = LinearModel::new(Sense::Maximize);
     // Rows first: the model is built column-wise.
     let c6: Vec<Vec<_>> = (0..n)
-        .map(|i| {
+        .map(|t| {
             (0..h)
-                .map(|j| m.add_row(format!("c6_{i}_{j}"), Bounds::at_most(0.0)))
+                .map(|j| m.add_row(format!("c6_{}_{j}", label[t]), Bounds::at_most(0.0)))
                 .collect()
         })
         .collect();
     let c7: Vec<_> = (0..n)
-        .map(|i| m.add_row(format!("c7_{i}"), Bounds::equal(1.0)))
+        .map(|t| m.add_row(format!("c7_{}", label[t]), Bounds::equal(1.0)))
         .collect();
     let c8: Vec<_> = (0..h)
         .map(|j| m.add_row(format!("c8_{j}"), Bounds::at_most(1.0)))
@@ -62,21 +90,55 @@ pub fn build(inst: &Instance, f: Formulation) -> (LinearModel, Layout) {
         .map(|j| m.add_row(format!("c9_{j}"), Bounds::at_most(1.0)))
         .collect();
     let c10: Vec<_> = (0..n)
-        .map(|i| m.add_row(format!("c10_{i}"), Bounds::at_most(inst.jobs[i].cpu)))
+        .map(|t| {
+            let cap = inst.jobs[job_of[t]].cpu;
+            m.add_row(format!("c10_{}", label[t]), Bounds::at_most(cap))
+        })
         .collect();
-    let c11: Vec<_> = (0..n)
+    // Eq. 20: equal CPU for the tasks of a job, chained task k = task k + 1.
+    let c20: Vec<Option<_>> = (0..n)
+        .map(|t| {
+            (t + 1 < n && job_of[t + 1] == job_of[t])
+                .then(|| m.add_row(format!("c20_{}", label[t]), Bounds::equal(0.0)))
+        })
+        .collect();
+    // Interchangeable tasks of a job: hosts in non-decreasing order.
+    let order: Vec<Option<_>> = (0..n)
+        .map(|t| {
+            let same_job = t + 1 < n && job_of[t + 1] == job_of[t];
+            let same_current = !adapting || inst.current_host(t) == inst.current_host(t + 1);
+            (f.symmetry_breaking && same_job && same_current)
+                .then(|| m.add_row(format!("order_{}", label[t]), Bounds::at_most(0.0)))
+        })
+        .collect();
+    let c11: Vec<_> = (0..inst.num_jobs())
         .map(|i| m.add_row(format!("c11_{i}"), Bounds::at_least(0.0)))
         .collect();
-    for (i, job) in inst.jobs.iter().enumerate() {
+    let c31 = inst
+        .budget
+        .filter(|_| adapting)
+        .map(|b| m.add_row("c31", Bounds::at_most(b)));
+    for (t, job) in inst.tasks().enumerate() {
         for j in 0..h {
-            let upper = if f.symmetry_breaking && j > i {
+            let upper = if f.symmetry_breaking && !adapting && j > t {
                 0.0
             } else {
                 1.0
             };
-            let entries = vec![(c6[i][j], -1.0), (c7[i], 1.0), (c9[j], job.mem)];
+            let mut entries = vec![(c6[t][j], -1.0), (c7[t], 1.0), (c9[j], job.mem)];
+            if let Some(r) = order[t] {
+                entries.push((r, j as f64));
+            }
+            if let Some(r) = t.checked_sub(1).and_then(|p| order[p]) {
+                entries.push((r, -(j as f64)));
+            }
+            if let (Some(r), Some(c)) = (c31, inst.current_host(t)) {
+                if c != j {
+                    entries.push((r, job.mem));
+                }
+            }
             m.add_col(
-                format!("e_{i}_{j}"),
+                format!("e_{}_{j}", label[t]),
                 0.0,
                 Bounds::new(0.0, upper),
                 true,
@@ -84,16 +146,23 @@ pub fn build(inst: &Instance, f: Formulation) -> (LinearModel, Layout) {
             );
         }
     }
-    for (i, job) in inst.jobs.iter().enumerate() {
+    for (t, job) in inst.tasks().enumerate() {
+        let share = 1.0 / (job.cpu * f64::from(job.tasks));
         for j in 0..h {
-            let entries = vec![
-                (c6[i][j], 1.0),
+            let mut entries = vec![
+                (c6[t][j], 1.0),
                 (c8[j], 1.0),
-                (c10[i], 1.0),
-                (c11[i], 1.0 / job.cpu),
+                (c10[t], 1.0),
+                (c11[job_of[t]], share),
             ];
+            if let Some(r) = c20[t] {
+                entries.push((r, 1.0));
+            }
+            if let Some(r) = t.checked_sub(1).and_then(|p| c20[p]) {
+                entries.push((r, -1.0));
+            }
             m.add_col(
-                format!("a_{i}_{j}"),
+                format!("a_{}_{j}", label[t]),
                 0.0,
                 Bounds::new(0.0, 1.0),
                 false,
@@ -103,23 +172,23 @@ pub fn build(inst: &Instance, f: Formulation) -> (LinearModel, Layout) {
     }
     let y_entries = c11.iter().map(|&r| (r, -1.0)).collect();
     m.add_col("Y", 1.0, Bounds::new(0.0, 1.0), false, y_entries);
-    (m, Layout { hosts: h, jobs: n })
+    (m, Layout { hosts: h, tasks: n })
 }
 
 /// A feasible column vector for a placement: `a_ij = α_i Y` with `Y` its minimum yield.
 pub fn start_vector(inst: &Instance, layout: &Layout, placement: &[usize], y: f64) -> Vec<f64> {
     let mut x = vec![0.0; layout.y() + 1];
-    for (i, &j) in placement.iter().enumerate() {
-        x[layout.e(i, j)] = 1.0;
-        x[layout.a(i, j)] = inst.jobs[i].cpu * y;
+    for (t, (&j, job)) in placement.iter().zip(inst.tasks()).enumerate() {
+        x[layout.e(t, j)] = 1.0;
+        x[layout.a(t, j)] = job.cpu * y;
     }
     x[layout.y()] = y;
     x
 }
 
-/// Reads a placement off an integer solution (the host with the largest `e_i_j`).
+/// Reads a placement off an integer solution (the host with the largest `e_t_j`).
 pub fn placement_of(layout: &Layout, x: &[f64]) -> Vec<usize> {
-    (0..layout.jobs)
+    (0..layout.tasks)
         .map(|i| {
             (0..layout.hosts)
                 .max_by(|&p, &q| {
@@ -186,10 +255,13 @@ pub fn solve_relaxation(
         }
     };
     let closed = closed_form_bound(inst);
+    // The closed form ignores the migration budget: with one, it only bounds the LP.
+    let budgeted = inst.is_adaptation() && inst.budget.is_some();
     let agree = match (closed, value) {
         (None, None) => true,
-        (Some(c), Some(v)) => (c - v).abs() <= 1e-6,
-        _ => false,
+        (Some(c), Some(v)) => (c - v).abs() <= 1e-6 || (budgeted && v <= c + 1e-6),
+        (Some(_), None) => budgeted,
+        (None, Some(_)) => false,
     };
     if !agree {
         return Err(Error::Consistency(format!(
@@ -207,8 +279,14 @@ pub fn solve_relaxation(
 /// The MILP of `inst` as a CPLEX LP file; `source` names the instance in the header comment.
 pub fn lp_file(inst: &Instance, source: &str, symmetry_breaking: bool) -> String {
     let (model, _) = build(inst, Formulation { symmetry_breaking });
-    let comment = vec![
-        "VCSched MILP, RR-6692 section 2.5, equations 3-11 (see models/vcsched.md)".to_string(),
+    let equations = match (inst.is_parallel(), inst.is_adaptation()) {
+        (false, false) => "VCSched MILP, RR-6692 section 2.5, equations 3-11",
+        (true, false) => "VCSched MILP for parallel jobs, RR-6692 section 5.1, equations 12-21",
+        (false, true) => "VCSched adaptation MILP, RR-6692 section 6.1, equations 22-31",
+        (true, true) => "VCSched adaptation MILP for parallel jobs, RR-6692 equations 12-21 and 31",
+    };
+    let mut comment = vec![
+        format!("{equations} (see models/vcsched.md)"),
         format!(
             "instance: {source}: {} hosts, {} jobs",
             inst.hosts,
@@ -216,5 +294,8 @@ pub fn lp_file(inst: &Instance, source: &str, symmetry_breaking: bool) -> String
         ),
         format!("symmetry breaking (e_i_j = 0 for j > i): {symmetry_breaking}"),
     ];
+    if inst.is_parallel() {
+        comment[1] += &format!(", {} tasks (task k of job i is i_k)", inst.num_tasks());
+    }
     solver::write_lp(&model, &comment)
 }

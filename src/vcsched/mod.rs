@@ -2,6 +2,7 @@
 //! need and a memory need on identical hosts so as to maximise the minimum yield, then the
 //! average yield.
 
+pub mod adapt;
 mod allocation;
 pub mod avg_lp;
 pub mod brute;
@@ -11,6 +12,7 @@ mod instance;
 pub mod mcb;
 mod method;
 pub mod milp;
+pub mod relabel;
 pub mod rounding;
 mod solution;
 mod verify;
@@ -19,7 +21,7 @@ pub use allocation::{
     allocate, host_loads, memory_feasible, placement_min_yield, Allocation, Placement,
 };
 pub use generate::{generate, Spec};
-pub use instance::{Instance, Job, MAX_HOSTS};
-pub use method::{solve, Method, Settings};
+pub use instance::{Instance, Job, MAX_HOSTS, MAX_TASKS};
+pub use method::{solve, Method, Settings, BUDGET_TOLERANCE};
 pub use solution::{JobGrant, Solution};
 pub use verify::{verify, OPTIMALITY_GAP, TOLERANCE};

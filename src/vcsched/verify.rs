@@ -49,7 +49,7 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
     }
     if sol.jobs.len() != inst.num_jobs() {
         fail(
-            "one-host-per-job",
+            "one-entry-per-job",
             format!(
                 "{} job entries for {} jobs",
                 sol.jobs.len(),
@@ -62,10 +62,21 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
     let mut mem = vec![0.0; inst.hosts];
     let mut yields = Vec::with_capacity(inst.num_jobs());
     for (i, (g, job)) in sol.jobs.iter().zip(&inst.jobs).enumerate() {
-        if g.host >= inst.hosts {
+        if g.hosts.len() != job.tasks as usize {
             fail(
-                "one-host-per-job",
-                format!("job {i} on host {} of {}", g.host, inst.hosts),
+                "one-host-per-task",
+                format!(
+                    "job {i} has {} tasks but {} hosts",
+                    job.tasks,
+                    g.hosts.len()
+                ),
+            );
+            continue;
+        }
+        if let Some(&h) = g.hosts.iter().find(|&&h| h >= inst.hosts) {
+            fail(
+                "one-host-per-task",
+                format!("job {i} on host {h} of {}", inst.hosts),
             );
             continue;
         }
@@ -78,9 +89,15 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
                 format!("job {i} granted {} CPU but needs only {}", g.cpu, job.cpu),
             );
         }
-        cpu[g.host] += g.cpu;
-        mem[g.host] += job.mem;
+        // Every task of the job gets the same grant `g.cpu` (eq. 20): the format holds one.
+        for &h in &g.hosts {
+            cpu[h] += g.cpu;
+            mem[h] += job.mem;
+        }
         yields.push(g.cpu / job.cpu);
+    }
+    if yields.len() == inst.num_jobs() {
+        check_migration(inst, sol, &mut fail);
     }
     for h in 0..inst.hosts {
         if cpu[h] > 1.0 + TOLERANCE {
@@ -127,4 +144,34 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
         }
     }
     v
+}
+
+/// Adaptation: the reported migration equals the memory moved off current hosts, and stays
+/// within the budget the solution names (or, failing that, the instance's).
+fn check_migration(inst: &Instance, sol: &Solution, fail: &mut impl FnMut(&'static str, String)) {
+    if !inst.is_adaptation() {
+        if sol.migration.is_some() || sol.budget.is_some() {
+            fail(
+                "migration",
+                "the instance gives no current hosts, so nothing can migrate".into(),
+            );
+        }
+        return;
+    }
+    let moved = inst.migration_cost(&sol.placement());
+    match sol.migration {
+        Some(r) if (r - moved).abs() <= TOLERANCE => {}
+        r => fail(
+            "migration",
+            format!("reported {r:?}, recomputed {moved} memory moved"),
+        ),
+    }
+    if let Some(b) = sol.budget.or(inst.budget) {
+        if moved > b + super::BUDGET_TOLERANCE {
+            fail(
+                "migration-budget",
+                format!("{moved} memory moved, budget {b}"),
+            );
+        }
+    }
 }

@@ -26,13 +26,51 @@ pub fn tiny_instance(seed: u64, max_hosts: usize, max_jobs: usize) -> Instance {
         }
     }
     let jobs = (0..jobs)
-        .map(|_| Job {
-            cpu: 1.0 - rng.random::<f64>(),
-            mem: (1.0 - rng.random::<f64>()) * rng.random_range(0.2..1.0),
-            name: None,
+        .map(|_| {
+            Job::new(
+                1.0 - rng.random::<f64>(),
+                (1.0 - rng.random::<f64>()) * rng.random_range(0.2..1.0),
+            )
         })
         .collect();
     Instance::new(hosts, jobs, Path::new("<test>")).expect("valid by construction")
+}
+
+/// A tiny random instance with parallel jobs: 1–`max_hosts` hosts and jobs of 1–3 tasks, at
+/// most `max_tasks` tasks in all.
+pub fn tiny_parallel_instance(seed: u64, max_hosts: usize, max_tasks: usize) -> Instance {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5EED_7A5C);
+    let hosts = rng.random_range(1..=max_hosts);
+    let total = rng.random_range(1..=max_tasks);
+    let mut jobs = Vec::new();
+    let mut placed = 0;
+    while placed < total {
+        let tasks = rng.random_range(1..=3u32).min((total - placed) as u32);
+        placed += tasks as usize;
+        jobs.push(Job {
+            tasks,
+            ..Job::new(
+                1.0 - rng.random::<f64>(),
+                (1.0 - rng.random::<f64>()) * rng.random_range(0.1..0.7),
+            )
+        });
+    }
+    Instance::new(hosts, jobs, Path::new("<test>")).expect("valid by construction")
+}
+
+/// A tiny adaptation: a tiny (possibly parallel) instance whose tasks run on random hosts
+/// (each new with probability 0.3), with a budget drawn between 0 and the total memory.
+pub fn tiny_adaptation(seed: u64, max_hosts: usize, max_tasks: usize) -> Instance {
+    let mut inst = tiny_parallel_instance(seed, max_hosts, max_tasks);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xADA7);
+    let current = (0..inst.num_tasks())
+        .map(|_| (!rng.random_bool(0.3)).then(|| rng.random_range(0..inst.hosts)))
+        .collect();
+    inst.current = Some(current);
+    inst.budget = Some(rng.random_range(0.0..=inst.total_mem()));
+    inst.validate(Path::new("<test>"))
+        .expect("valid by construction");
+    inst
 }
 
 /// Runs the `vcalloc` binary.
@@ -60,4 +98,57 @@ pub fn expect_input_error(args: &[&str], fragments: &[&str]) {
     for f in fragments {
         assert!(err.contains(f), "`{f}` missing from: {err}");
     }
+}
+
+/// Solves `inst` with every method of `methods` and checks each answer against the true
+/// optimum `truth` (`None`: infeasible): it passes `verify`; no heuristic beats the optimum;
+/// no bound falls below it; `optimal` and `infeasible` are claimed only when true; `milp`
+/// finds the optimum. Returns how many methods found an allocation.
+pub fn check_methods(
+    inst: &Instance,
+    truth: Option<f64>,
+    methods: &[vcalloc::vcsched::Method],
+    settings: &vcalloc::vcsched::Settings,
+    seed: u64,
+) -> usize {
+    use vcalloc::vcsched::{solve, verify, Method};
+    use vcalloc::Status;
+    let mut found = 0;
+    for &m in methods {
+        let sol = solve(inst, m, settings).unwrap();
+        let v = verify(inst, &sol);
+        assert!(v.is_empty(), "seed {seed}, {m}: {v:?}");
+        if let (Some(ub), Some(y)) = (sol.upper_bound, truth) {
+            assert!(
+                ub >= y - 1e-9,
+                "seed {seed}: {m} bound {ub} below optimum {y}"
+            );
+        }
+        match (sol.min_yield, truth) {
+            (Some(got), Some(y)) => {
+                found += 1;
+                assert!(
+                    got <= y + 1e-9,
+                    "seed {seed}: {m} found {got} > optimum {y}"
+                );
+                if sol.status == Status::Optimal || m == Method::Milp {
+                    assert!(got >= y - 1e-6, "seed {seed}: {m} at {got}, optimum {y}");
+                }
+            }
+            (Some(got), None) => panic!("seed {seed}: {m} found {got} on an infeasible instance"),
+            (None, Some(_)) => assert!(
+                m != Method::Milp && sol.status == Status::Unknown,
+                "seed {seed}: {m} ended {} on a feasible instance",
+                sol.status
+            ),
+            (None, None) => assert!(
+                m == Method::LpBound || matches!(sol.status, Status::Unknown | Status::Infeasible),
+                "seed {seed}: {m}"
+            ),
+        }
+        if m == Method::Milp && truth.is_none() {
+            assert_eq!(sol.status, Status::Infeasible, "seed {seed}");
+        }
+    }
+    found
 }

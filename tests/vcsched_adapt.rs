@@ -1,0 +1,111 @@
+//! Adaptation under a migration budget (RR-6692 §6.1): the MILP against brute-force
+//! enumeration, the budget's two extremes, and every heuristic (the `adapt` baseline and the
+//! relabelled from-scratch heuristics) against the optimum and within the budget.
+
+mod common;
+
+use vcalloc::vcsched::{brute, solve, verify, Instance, Method, Settings};
+use vcalloc::Status;
+
+fn all_methods() -> Vec<Method> {
+    let mut m = vec![Method::Milp, Method::LpBound];
+    m.extend(Method::heuristics());
+    m
+}
+
+#[test]
+fn adaptation_milp_and_heuristics_match_brute_force() {
+    let settings = Settings::default();
+    let (mut feasible, mut adapt_found) = (0, 0);
+    for seed in 0..150 {
+        let inst = common::tiny_adaptation(seed, 3, 7);
+        let truth = brute::adapted_min_yield(&inst);
+        feasible += usize::from(truth.is_some());
+        common::check_methods(&inst, truth, &all_methods(), &settings, seed);
+        let a = solve(&inst, Method::Adapt, &settings).unwrap();
+        adapt_found += usize::from(a.min_yield.is_some());
+    }
+    assert!(feasible >= 75, "only {feasible} feasible instances");
+    assert!(
+        adapt_found >= feasible / 2,
+        "adapt found {adapt_found} of {feasible}"
+    );
+}
+
+#[test]
+fn a_zero_budget_moves_nothing() {
+    for seed in 0..80 {
+        let mut inst = common::tiny_adaptation(1_000 + seed, 3, 7);
+        inst.budget = Some(0.0);
+        let truth = brute::adapted_min_yield(&inst);
+        for m in [Method::Milp, Method::Adapt, Method::Mcb(8), Method::Sg] {
+            let sol = solve(&inst, m, &Settings::default()).unwrap();
+            assert!(verify(&inst, &sol).is_empty(), "seed {seed} {m}");
+            if sol.min_yield.is_some() {
+                assert_eq!(sol.migration, Some(0.0), "seed {seed} {m}");
+                let p = sol.placement();
+                for (t, &h) in p.iter().enumerate() {
+                    if let Some(c) = inst.current_host(t) {
+                        assert_eq!(h, c, "seed {seed} {m}: task {t} moved");
+                    }
+                }
+            }
+            if m == Method::Milp {
+                assert_eq!(sol.min_yield.is_some(), truth.is_some(), "seed {seed}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_budget_of_all_memory_gives_the_unconstrained_optimum() {
+    let settings = Settings::default();
+    for seed in 0..80 {
+        let mut inst = common::tiny_adaptation(2_000 + seed, 3, 7);
+        inst.budget = Some(inst.total_mem());
+        let free = Instance {
+            current: None,
+            budget: None,
+            ..inst.clone()
+        };
+        let unconstrained = brute::optimal_min_yield(&free.flattened());
+        let sol = solve(&inst, Method::Milp, &settings).unwrap();
+        assert!(verify(&inst, &sol).is_empty());
+        match unconstrained {
+            None => assert_eq!(sol.status, Status::Infeasible, "seed {seed}"),
+            Some(y) => {
+                let got = sol.min_yield.unwrap();
+                assert!((got - y).abs() <= 1e-6, "seed {seed}: {got} vs {y}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_budget_override_applies_and_verify_catches_an_overspent_budget() {
+    let inst = common::tiny_adaptation(5, 3, 7);
+    let settings = Settings {
+        budget: Some(0.0),
+        ..Settings::default()
+    };
+    let sol = solve(&inst, Method::Milp, &settings).unwrap();
+    assert_eq!(sol.budget, Some(0.0));
+    assert!(verify(&inst, &sol).is_empty());
+    // A forged file that moves a task but reports no migration is rejected.
+    if let Some(t) = (0..inst.num_tasks()).find(|&t| inst.current_host(t).is_some()) {
+        let unlimited = solve(&inst, Method::Adapt, &Settings::default()).unwrap();
+        if unlimited.min_yield.is_some() {
+            let mut forged = unlimited.clone();
+            let job = inst.task_jobs()[t];
+            let k = t - inst.task_jobs().iter().position(|&i| i == job).unwrap();
+            let c = inst.current_host(t).unwrap();
+            forged.jobs[job].hosts[k] = (c + 1) % inst.hosts;
+            forged.budget = Some(0.0);
+            let v = verify(&inst, &forged);
+            assert!(
+                inst.hosts == 1 || v.iter().any(|x| x.constraint.starts_with("migration")),
+                "{v:?}"
+            );
+        }
+    }
+}
