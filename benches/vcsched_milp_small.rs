@@ -35,6 +35,7 @@ fn main() {
                         cv_mem,
                         cv_cpu,
                         seed,
+                        parallel: false,
                     });
                 }
             }

@@ -158,3 +158,41 @@ fn the_cli_runs_a_shard_and_rejects_bad_arguments() {
         &["--shard", "5/4"],
     );
 }
+
+#[test]
+fn parallel_and_adaptation_sweeps_end_to_end() {
+    let d = tempfile::tempdir().unwrap();
+    let mut o = opts(SetName::VcschedParallel, d.path(), &["sg", "mcb8"]);
+    o.shard = Some((1, 9));
+    let s = experiment::run(&o).unwrap();
+    assert_eq!((s.written, s.errors), (12 * 2, 0));
+    let rows = read_rows(&results_path(d.path())).unwrap();
+    for r in &rows {
+        assert!(r.instance.contains("-t"), "counts tasks: {}", r.instance);
+        if let (Some(y), Some(b)) = (r.objective, r.bound) {
+            assert!(y <= b + 1e-9, "{r:?}");
+        }
+    }
+    let (_, plots) = experiment::render(&rows);
+    assert!(plots.iter().any(|p| p.name() == "time-vs-jobs"));
+
+    let a = tempfile::tempdir().unwrap();
+    let mut o = opts(SetName::VcschedAdapt, a.path(), &["milp", "adapt"]);
+    o.shard = Some((1, 8));
+    let s = experiment::run(&o).unwrap();
+    assert_eq!((s.written, s.errors), (7 * 2, 0));
+    let rows = read_rows(&results_path(a.path())).unwrap();
+    for r in rows.iter().filter(|r| r.method == "adapt") {
+        let milp = rows
+            .iter()
+            .find(|m| m.method == "milp" && m.instance == r.instance)
+            .unwrap();
+        if let Some(y) = r.objective {
+            assert!(y <= milp.objective.unwrap() + 1e-9, "{r:?}");
+        }
+        assert!(r.budget.is_some());
+    }
+    let (report, plots) = experiment::render(&rows);
+    assert!(report.contains("Adaptation: minimum yield versus migration budget"));
+    assert!(plots.iter().any(|p| p.name() == "min-yield-vs-budget"));
+}

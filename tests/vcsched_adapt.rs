@@ -109,3 +109,43 @@ fn the_budget_override_applies_and_verify_catches_an_overspent_budget() {
         }
     }
 }
+
+#[test]
+fn the_optimum_grows_with_the_budget_on_generated_adaptations() {
+    use vcalloc::vcsched::perturb::{adaptation, Perturbation};
+    let settings = Settings::default();
+    for seed in 0..4 {
+        let spec = vcalloc::vcsched::Spec {
+            hosts: 4,
+            jobs: 8,
+            slack: 0.4,
+            cv_mem: 0.5,
+            cv_cpu: 0.5,
+            seed,
+            parallel: false,
+        };
+        let mut last: Option<f64> = None;
+        for budget_fraction in [0.0, 0.1, 0.3, 1.0] {
+            let p = Perturbation {
+                budget_fraction,
+                ..Default::default()
+            };
+            let inst = adaptation(&spec, &p, None).unwrap();
+            assert_eq!(inst, adaptation(&spec, &p, None).unwrap(), "deterministic");
+            let milp = solve(&inst, Method::Milp, &settings).unwrap();
+            let heur = solve(&inst, Method::Adapt, &settings).unwrap();
+            assert!(verify(&inst, &milp).is_empty() && verify(&inst, &heur).is_empty());
+            if let (Some(h), Some(m)) = (heur.min_yield, milp.min_yield) {
+                assert!(h <= m + 1e-9, "seed {seed}");
+            }
+            let y = milp.min_yield.unwrap_or(0.0);
+            if let Some(prev) = last {
+                assert!(
+                    y >= prev - 1e-9,
+                    "seed {seed}: {y} < {prev} at a larger budget"
+                );
+            }
+            last = Some(y);
+        }
+    }
+}

@@ -129,6 +129,7 @@ fn milp_status_and_bound_are_honest_under_a_tiny_time_limit() {
         cv_mem: 0.75,
         cv_cpu: 0.75,
         seed: 7,
+        parallel: false,
     };
     let inst = vcalloc::vcsched::generate(&spec).unwrap();
     let settings = Settings {

@@ -112,3 +112,61 @@ fn per_job_average_yield_lp_is_optimal() {
     }
     assert_eq!(checked, 150);
 }
+
+#[test]
+fn lublin_task_counts_follow_the_model() {
+    use vcalloc::vcsched::generate::{lublin, lublin_tasks};
+    let mut rng = ChaCha8Rng::seed_from_u64(2003);
+    let n = 40_000;
+    let sizes: Vec<u32> = (0..n).map(|_| lublin_tasks(&mut rng)).collect();
+    assert!(sizes.iter().all(|&s| (1..=64).contains(&s)));
+    let serial = sizes.iter().filter(|&&s| s == 1).count() as f64 / n as f64;
+    assert!(
+        (serial - lublin::SERIAL_PROB).abs() < 0.01,
+        "serial {serial}"
+    );
+    let parallel: Vec<f64> = sizes
+        .iter()
+        .filter(|&&s| s > 1)
+        .map(|&s| f64::from(s))
+        .collect();
+    let pow2 = parallel
+        .iter()
+        .filter(|s| (s.log2().fract()).abs() < 1e-12)
+        .count() as f64
+        / parallel.len() as f64;
+    assert!(pow2 >= lublin::POW2_PROB - 0.02, "powers of two {pow2}");
+    // E[log2 size] of the two-stage uniform: 0.86 (0.8 + 3.5) / 2 + 0.14 (3.5 + 6) / 2 = 2.51.
+    let mean_log = parallel.iter().map(|s| s.log2()).sum::<f64>() / parallel.len() as f64;
+    assert!((mean_log - 2.51).abs() < 0.15, "mean log2 size {mean_log}");
+    assert!(sizes.contains(&64) && sizes.iter().any(|&s| s > 2 && !s.is_power_of_two()));
+}
+
+#[test]
+fn parallel_generator_is_deterministic_and_counts_tasks() {
+    let spec = vcalloc::vcsched::Spec {
+        hosts: 64,
+        jobs: 500,
+        slack: 0.3,
+        cv_mem: 0.75,
+        cv_cpu: 0.25,
+        seed: 9,
+        parallel: true,
+    };
+    let a = vcalloc::vcsched::generate(&spec).unwrap();
+    let b = vcalloc::vcsched::generate(&spec).unwrap();
+    assert_eq!(a.to_json(), b.to_json());
+    assert_eq!(a.num_tasks(), 500);
+    assert!(a.is_parallel() && a.num_jobs() < 200);
+    let mem_per_task = a.total_mem() / 500.0;
+    let mean = 64.0 * 0.7 / 500.0;
+    assert!(
+        (mem_per_task - mean).abs() < 0.15 * mean,
+        "{mem_per_task} vs {mean}"
+    );
+    // Every method works on it and verifies.
+    for m in [Method::Sg, Method::Mcb(8), Method::Gr] {
+        let sol = solve(&a, m, &Settings::default()).unwrap();
+        assert!(verify(&a, &sol).is_empty(), "{m}");
+    }
+}

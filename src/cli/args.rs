@@ -69,6 +69,12 @@ pub enum ExperimentCommand {
     VcschedLarge(ExperimentArgs),
     /// Belaid 2015 §5.3: six scenarios of 100 jobs.
     PeriodicSynthetic(ExperimentArgs),
+    /// RR-6692 §5.2: the large set with parallel jobs (Lublin–Feitelson task counts),
+    /// 100/250/500 tasks; SG and MCB8 beside the LP bound.
+    VcschedParallel(ExperimentArgs),
+    /// RR-6692 §6.1: optima of 6-host, 12-job instances adapted to a changed workload under
+    /// 7 migration budgets (0 to 100% of the staying memory); MILP, adapt, MCB8, SG.
+    VcschedAdapt(ExperimentArgs),
     /// Join the results of shard folders into one folder (and its report).
     Merge {
         /// Shard folders, each holding a results.csv.
@@ -219,9 +225,17 @@ pub struct GenerateVcsched {
     /// Hosts H.
     #[arg(long)]
     pub hosts: usize,
-    /// Jobs J.
+    /// Jobs J (with --parallel: tasks, jobs being drawn until their tasks total J).
     #[arg(long)]
     pub jobs: usize,
+    /// Parallel jobs with Lublin–Feitelson task counts, 1 to 64 (RR-6692 §5.2).
+    #[arg(long)]
+    pub parallel: bool,
+    /// An adaptation instance (§6) with budget FRACTION × the memory of the staying tasks:
+    /// the generated instance is solved to optimality (MILP), then 20% of the jobs leave, 20%
+    /// arrive and 30% change CPU need; staying tasks keep their hosts as `current`.
+    #[arg(long, value_name = "FRACTION")]
+    pub adaptation: Option<f64>,
     /// Memory slack in [0, 1): mean memory need is H (1 − slack) / J.
     #[arg(long)]
     pub slack: f64,

@@ -38,8 +38,19 @@ pub fn run(cli: Cli) -> i32 {
                 cv_mem: a.cv_mem,
                 cv_cpu: a.cv_cpu,
                 seed: a.seed,
+                parallel: a.parallel,
             };
-            vcsched::generate(&spec).and_then(|inst| emit(&inst.to_json(), a.output.as_deref()))
+            let inst = match a.adaptation {
+                None => vcsched::generate(&spec),
+                Some(budget_fraction) => {
+                    let p = vcsched::perturb::Perturbation {
+                        budget_fraction,
+                        ..Default::default()
+                    };
+                    vcsched::perturb::adaptation(&spec, &p, Some(60.0))
+                }
+            };
+            inst.and_then(|inst| emit(&inst.to_json(), a.output.as_deref()))
         }
         Command::Generate {
             problem: GenerateProblem::Periodic(a),

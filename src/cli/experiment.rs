@@ -42,6 +42,8 @@ pub fn run(which: ExperimentCommand) -> vcalloc::Result<i32> {
         ExperimentCommand::VcschedSmall(a) => sweep(SetName::VcschedSmall, &a),
         ExperimentCommand::VcschedLarge(a) => sweep(SetName::VcschedLarge, &a),
         ExperimentCommand::PeriodicSynthetic(a) => sweep(SetName::PeriodicSynthetic, &a),
+        ExperimentCommand::VcschedParallel(a) => sweep(SetName::VcschedParallel, &a),
+        ExperimentCommand::VcschedAdapt(a) => sweep(SetName::VcschedAdapt, &a),
         ExperimentCommand::Merge { dirs, out } => {
             let n = experiment::merge(&dirs, &out)?;
             write_report(

@@ -375,11 +375,85 @@ fn vcsched_report(out: &mut String, rs: &[&Row], plots: &mut Vec<Plot>) {
             .collect();
         let _ = writeln!(out, "| {m} |{line}");
     }
+    let parallel = rs.iter().any(|r| r.set == "vcsched-parallel");
     plots.push(Plot::Lines(
         "time-vs-jobs".into(),
         "Mean run time".into(),
-        "jobs".into(),
+        if parallel { "tasks" } else { "jobs" }.into(),
         "seconds".into(),
+        to_series(&matrix),
+    ));
+    if rs.iter().any(|r| r.budget.is_some()) {
+        adapt_report(out, rs, &methods, plots);
+    }
+}
+
+/// `vcsched-adapt`: minimum yield and memory moved versus the migration budget, over the
+/// workloads the MILP solved at every budget (so each point averages the same workloads).
+fn adapt_report(out: &mut String, rs: &[&Row], methods: &[String], plots: &mut Vec<Plot>) {
+    let budgets: BTreeSet<String> = rs.iter().filter_map(|r| r.budget.map(k)).collect();
+    let workload = |r: &Row| (r.slack.map(k), r.cv_mem.map(k), r.index);
+    let mut solved_at: BTreeMap<_, usize> = BTreeMap::new();
+    for r in by(rs, "milp").filter(|r| r.objective.is_some()) {
+        *solved_at.entry(workload(r)).or_default() += 1;
+    }
+    let common: BTreeSet<_> = solved_at
+        .into_iter()
+        .filter(|&(_, n)| n == budgets.len())
+        .map(|(w, _)| w)
+        .collect();
+    let _ = writeln!(
+        out,
+        "\n## Adaptation: minimum yield versus migration budget\n\n\
+         Budget as a fraction of the memory of the tasks that stay. Means over the {} \
+         workloads the MILP solved at every budget (a heuristic's failure counts as yield 0 in \
+         the mean and in `fails`); `moved` is the mean memory migrated; `below milp` the mean \
+         `100 (milp − y) / milp` where the method succeeded.\n\n\
+         ![min yield versus budget](min-yield-vs-budget.svg)\n\n\
+         | method | budget | mean min yield | below milp (%) | fails | mean moved | mean s |\n\
+         |---|---|---|---|---|---|---|",
+        common.len()
+    );
+    let milp: BTreeMap<&str, f64> = by(rs, "milp")
+        .filter_map(|r| r.objective.map(|y| (r.instance.as_str(), y)))
+        .collect();
+    let mut matrix: Matrix = Vec::new();
+    for m in methods.iter().filter(|m| *m != "lp-bound") {
+        let mut cells = Vec::new();
+        for b in &budgets {
+            let at: Vec<&&Row> = by(rs, m)
+                .filter(|r| r.budget.map(k).as_ref() == Some(b))
+                .filter(|r| common.contains(&workload(r)))
+                .collect();
+            let ys: Vec<f64> = at.iter().map(|r| r.objective.unwrap_or(0.0)).collect();
+            let below: Vec<f64> = at
+                .iter()
+                .filter_map(|r| {
+                    let (y, opt) = (r.objective?, *milp.get(r.instance.as_str())?);
+                    (opt > 0.0).then(|| 100.0 * (opt - y) / opt)
+                })
+                .collect();
+            let fails = at.iter().filter(|r| r.objective.is_none()).count();
+            let moved: Vec<f64> = at.iter().filter_map(|r| r.migration).collect();
+            let secs: Vec<f64> = at.iter().map(|r| r.seconds).collect();
+            let y = mean(&ys);
+            let _ = writeln!(
+                out,
+                "| {m} | {b} | {} | {} | {fails} | {} | {} |",
+                cell(y, 4),
+                cell(mean(&below), 2),
+                cell(mean(&moved), 4),
+                cell(mean(&secs), 4)
+            );
+            cells.push((b.parse::<f64>().unwrap_or(0.0), y));
+        }
+        matrix.push((m.clone(), cells));
+    }
+    plots.push(Plot::Lines(
+        "min-yield-vs-budget".into(),
+        "Mean minimum yield after adaptation".into(),
+        "budget (fraction of the staying memory)".into(),
+        "mean minimum yield".into(),
         to_series(&matrix),
     ));
 }

@@ -46,6 +46,12 @@ pub struct Row {
     pub iterations: Option<f64>,
     /// An error message when the method failed.
     pub error: Option<String>,
+    /// Adaptation: the budget as a fraction of the staying tasks' memory.
+    #[serde(default)]
+    pub budget: Option<f64>,
+    /// Adaptation: memory moved by the method's migrations.
+    #[serde(default)]
+    pub migration: Option<f64>,
 }
 
 impl Row {
@@ -72,8 +78,21 @@ impl Row {
             seconds: 0.0,
             iterations: None,
             error: None,
+            budget: None,
+            migration: None,
         };
         match inst.spec {
+            Spec::Adapt {
+                base: s,
+                budget_fraction,
+            } => {
+                row.hosts = Some(s.hosts);
+                row.jobs = Some(s.jobs);
+                row.slack = Some(s.slack);
+                row.cv_mem = Some(s.cv_mem);
+                row.cv_cpu = Some(s.cv_cpu);
+                row.budget = Some(budget_fraction);
+            }
             Spec::Vcsched(s) => {
                 row.hosts = Some(s.hosts);
                 row.jobs = Some(s.jobs);

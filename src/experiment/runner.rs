@@ -133,9 +133,10 @@ fn fill_vcsched(
     row.bound = s.upper_bound;
     row.gap = s.gap;
     row.seconds = s.seconds;
-    row.iterations = ["attempts", "trials", "highs_iterations"]
+    row.iterations = ["attempts", "trials", "highs_iterations", "moves"]
         .iter()
         .find_map(|k| s.stats.get(*k).copied());
+    row.migration = s.migration;
     Ok(())
 }
 

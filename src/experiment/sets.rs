@@ -15,7 +15,14 @@ pub enum SetName {
     VcschedLarge,
     /// Belaid 2015 §5.3: tasks large/medium/small × amplitude large/small, 100 jobs.
     PeriodicSynthetic,
+    /// RR-6692 §5.2: the large set with parallel jobs, 100/250/500 tasks (108 specifications).
+    VcschedParallel,
+    /// RR-6692 §6.1: adaptations of 6-host, 12-job optima under 7 migration budgets.
+    VcschedAdapt,
 }
+
+/// Budgets of `vcsched-adapt`, as fractions of the staying tasks' memory.
+pub const ADAPT_BUDGETS: [f64; 7] = [0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0];
 
 impl SetName {
     /// Name on the command line and in files.
@@ -24,6 +31,8 @@ impl SetName {
             SetName::VcschedSmall => "vcsched-small",
             SetName::VcschedLarge => "vcsched-large",
             SetName::PeriodicSynthetic => "periodic-synthetic",
+            SetName::VcschedParallel => "vcsched-parallel",
+            SetName::VcschedAdapt => "vcsched-adapt",
         }
     }
 
@@ -33,6 +42,8 @@ impl SetName {
             SetName::VcschedSmall => 10,
             SetName::VcschedLarge => 100,
             SetName::PeriodicSynthetic => 20,
+            SetName::VcschedParallel => 100,
+            SetName::VcschedAdapt => 10,
         }
     }
 
@@ -54,6 +65,12 @@ impl SetName {
             SetName::PeriodicSynthetic => ["cg", "bfd", "mm", "mmm", "lower-bound"]
                 .map(String::from)
                 .to_vec(),
+            // Every row carries the §3.1 bound (closed form = LP value), so `lp-bound`, a
+            // 64-host HiGHS LP, is left to `--methods`.
+            SetName::VcschedParallel => ["sg", "mcb8"].map(String::from).to_vec(),
+            SetName::VcschedAdapt => ["milp", "adapt", "mcb8", "sg", "lp-bound"]
+                .map(String::from)
+                .to_vec(),
         }
     }
 }
@@ -63,6 +80,13 @@ impl SetName {
 pub enum Spec {
     /// A VCSched generator specification.
     Vcsched(vcsched::Spec),
+    /// A VCSched adaptation: the base specification and the budget fraction.
+    Adapt {
+        /// The workload before the change (its seed is the instance's).
+        base: vcsched::Spec,
+        /// Budget as a fraction of the staying tasks' memory.
+        budget_fraction: f64,
+    },
     /// A periodic scenario.
     Periodic {
         /// Task size class.
@@ -110,20 +134,26 @@ pub fn derive_seed(base: u64, spec: usize, index: usize) -> u64 {
 }
 
 /// Every instance of `set`, `per_spec` per specification.
+///
+/// The seed of an instance derives from its *workload group* and index: for `vcsched-adapt`
+/// the budgets of one workload share a group, so every budget adapts the same workload.
 pub fn instances(set: SetName, per_spec: usize, base_seed: u64) -> Vec<InstanceRef> {
     let mut specs: Vec<(String, Spec)> = Vec::new();
+    let mut groups: Vec<usize> = Vec::new();
     match set {
-        SetName::VcschedSmall | SetName::VcschedLarge => {
+        SetName::VcschedSmall | SetName::VcschedLarge | SetName::VcschedParallel => {
             let (hosts, sizes): (usize, &[usize]) = match set {
                 SetName::VcschedSmall => (4, &[6, 8, 10, 12]),
                 _ => (64, &[100, 250, 500]),
             };
+            let parallel = set == SetName::VcschedParallel;
+            let count = if parallel { "t" } else { "j" };
             for &jobs in sizes {
                 for s in 1..=9 {
                     for cv_mem in [0.25, 0.75] {
                         for cv_cpu in [0.25, 0.75] {
                             let slack = f64::from(s) / 10.0;
-                            let id = format!("h{hosts}-j{jobs}-s{slack}-m{cv_mem}-c{cv_cpu}");
+                            let id = format!("h{hosts}-{count}{jobs}-s{slack}-m{cv_mem}-c{cv_cpu}");
                             let spec = vcsched::Spec {
                                 hosts,
                                 jobs,
@@ -131,10 +161,41 @@ pub fn instances(set: SetName, per_spec: usize, base_seed: u64) -> Vec<InstanceR
                                 cv_mem,
                                 cv_cpu,
                                 seed: 0,
+                                parallel,
                             };
+                            groups.push(specs.len());
                             specs.push((id, Spec::Vcsched(spec)));
                         }
                     }
+                }
+            }
+        }
+        SetName::VcschedAdapt => {
+            let mut group = 0;
+            for s in [2, 4, 6, 8] {
+                for cv in [0.25, 0.75] {
+                    let slack = f64::from(s) / 10.0;
+                    let base = vcsched::Spec {
+                        hosts: 6,
+                        jobs: 12,
+                        slack,
+                        cv_mem: cv,
+                        cv_cpu: cv,
+                        seed: 0,
+                        parallel: false,
+                    };
+                    for budget_fraction in ADAPT_BUDGETS {
+                        let id = format!("h6-j12-s{slack}-cv{cv}-b{budget_fraction}");
+                        groups.push(group);
+                        specs.push((
+                            id,
+                            Spec::Adapt {
+                                base,
+                                budget_fraction,
+                            },
+                        ));
+                    }
+                    group += 1;
                 }
             }
         }
@@ -145,6 +206,7 @@ pub fn instances(set: SetName, per_spec: usize, base_seed: u64) -> Vec<InstanceR
                 ("small", TaskSize::Small),
             ] {
                 for (an, amplitude) in [("large", Amplitude::Large), ("small", Amplitude::Small)] {
+                    groups.push(specs.len());
                     specs.push((
                         format!("t{tn}-a{an}"),
                         Spec::Periodic {
@@ -160,9 +222,16 @@ pub fn instances(set: SetName, per_spec: usize, base_seed: u64) -> Vec<InstanceR
     let mut out = Vec::with_capacity(specs.len() * per_spec);
     for (k, (id, spec)) in specs.into_iter().enumerate() {
         for index in 0..per_spec {
-            let seed = derive_seed(base_seed, k, index);
+            let seed = derive_seed(base_seed, groups[k], index);
             let spec = match spec {
                 Spec::Vcsched(s) => Spec::Vcsched(vcsched::Spec { seed, ..s }),
+                Spec::Adapt {
+                    base,
+                    budget_fraction,
+                } => Spec::Adapt {
+                    base: vcsched::Spec { seed, ..base },
+                    budget_fraction,
+                },
                 p => p,
             };
             out.push(InstanceRef {
@@ -182,6 +251,16 @@ impl InstanceRef {
     pub fn generate(&self) -> crate::Result<Generated> {
         Ok(match self.spec {
             Spec::Vcsched(s) => Generated::Vcsched(vcsched::generate(&s)?),
+            Spec::Adapt {
+                base,
+                budget_fraction,
+            } => {
+                let p = vcsched::perturb::Perturbation {
+                    budget_fraction,
+                    ..Default::default()
+                };
+                Generated::Vcsched(vcsched::perturb::adaptation(&base, &p, Some(60.0))?)
+            }
             Spec::Periodic {
                 tasks,
                 amplitude,

@@ -4,7 +4,8 @@
 //! 1. *Keep*: every task stays on its current host; a host whose memory now overflows sheds
 //!    tasks (the smallest one that covers the excess, else the largest, repeatedly); new and
 //!    shed tasks go, by decreasing memory, to the host with the least CPU load that holds
-//!    them (the SG rule).
+//!    them (the SG rule) or, when that strands a task, to the fullest host that holds them
+//!    (best-fit decreasing).
 //! 2. *Fresh*: the MCB8 placement of the whole workload, its hosts relabelled to move the
 //!    least memory ([`super::relabel`]); used only when that fits the budget.
 //!
@@ -96,15 +97,31 @@ fn keep_start(inst: &Instance) -> Option<Placement> {
     }
     let mut pending: Vec<usize> = (0..n).filter(|&t| p[t] == usize::MAX).collect();
     pending.sort_by(|&a, &b| tasks[b].mem.total_cmp(&tasks[a].mem).then(a.cmp(&b)));
-    for t in pending {
-        let h = (0..inst.hosts)
-            .filter(|&h| mem[h] + tasks[t].mem <= 1.0)
-            .min_by(|&a, &b| cpu[a].total_cmp(&cpu[b]).then(a.cmp(&b)))?;
-        p[t] = h;
-        mem[h] += tasks[t].mem;
-        cpu[h] += tasks[t].cpu;
+    // The SG rule balances CPU; when it strands a task, best-fit decreasing on memory (the
+    // fullest host that holds it) packs tighter.
+    for best_fit in [false, true] {
+        let (mut p, mut mem, mut cpu) = (p.clone(), mem.clone(), cpu.clone());
+        let mut placed = true;
+        for &t in &pending {
+            let fits = (0..inst.hosts).filter(|&h| mem[h] + tasks[t].mem <= 1.0);
+            let h = if best_fit {
+                fits.max_by(|&a, &b| mem[a].total_cmp(&mem[b]).then(b.cmp(&a)))
+            } else {
+                fits.min_by(|&a, &b| cpu[a].total_cmp(&cpu[b]).then(a.cmp(&b)))
+            };
+            let Some(h) = h else {
+                placed = false;
+                break;
+            };
+            p[t] = h;
+            mem[h] += tasks[t].mem;
+            cpu[h] += tasks[t].cpu;
+        }
+        if placed {
+            return Some(p);
+        }
     }
-    Some(p)
+    None
 }
 
 /// Memory moved if task `t` (of memory `m`) ends on host `h`.

@@ -6,6 +6,12 @@
 //! the normal law conditioned on `(0, 1]`. Draws come from a ChaCha8 stream seeded by `seed`,
 //! job by job, memory then CPU, each normal from one Box–Muller pair (cosine branch): the same
 //! seed gives the same bits on every platform.
+//!
+//! Parallel jobs (§5.2): the count `J` of the specification is then a count of *tasks*, as on
+//! the x axis of the paper's Figs. 19–22. Jobs are drawn until their tasks total `J` (the
+//! last job is cut to fit), each job drawing its task count first, then memory and CPU; the
+//! memory mean is `H (1 − slack) / J` per task. Task counts follow the Lublin–Feitelson model
+//! ([`lublin_tasks`]).
 
 use super::instance::{Instance, Job};
 use crate::error::{InputError, Location, Result};
@@ -31,9 +37,52 @@ pub struct Spec {
     pub cv_cpu: f64,
     /// Seed of the random stream.
     pub seed: u64,
+    /// Parallel jobs with Lublin–Feitelson task counts; `jobs` then counts tasks.
+    pub parallel: bool,
 }
 
-fn arg_error(name: &str, v: impl ToString, why: impl Into<String>) -> crate::Error {
+/// Lublin & Feitelson (JPDC 63(11), 2003), the size model of rigid parallel jobs as RR-6692
+/// §5.2 instantiates it, for 1 to 64 tasks.
+pub mod lublin {
+    /// Probability that a job is serial (one task).
+    pub const SERIAL_PROB: f64 = 0.244;
+    /// Lower end of the first uniform stage of `log2(size)`.
+    pub const U_LOW: f64 = 0.8;
+    /// `log2` of the largest size, 64.
+    pub const U_HI: f64 = 6.0;
+    /// Boundary of the two stages, `U_HI − 2.5`.
+    pub const U_MED: f64 = U_HI - 2.5;
+    /// Probability of the first stage `[U_LOW, U_MED]` (else `[U_MED, U_HI]`).
+    pub const U_PROB: f64 = 0.86;
+    /// Probability that a parallel job's size is rounded to a power of two:
+    /// `0.576 / (1 − 0.244)` of the parallel jobs.
+    pub const POW2_PROB: f64 = 0.576 / (1.0 - SERIAL_PROB);
+    /// Largest number of tasks.
+    pub const MAX_TASKS: u32 = 64;
+}
+
+/// One job's task count by the Lublin–Feitelson model: serial with probability
+/// [`lublin::SERIAL_PROB`]; otherwise `u = log2(size)` from the two-stage uniform, and the
+/// size `2^round(u)` with probability [`lublin::POW2_PROB`], else `round(2^u)`; capped at 64.
+pub fn lublin_tasks<R: Rng>(rng: &mut R) -> u32 {
+    use lublin::*;
+    if rng.random::<f64>() < SERIAL_PROB {
+        return 1;
+    }
+    let u = if rng.random::<f64>() < U_PROB {
+        rng.random_range(U_LOW..U_MED)
+    } else {
+        rng.random_range(U_MED..U_HI)
+    };
+    let size = if rng.random::<f64>() < POW2_PROB {
+        2f64.powi(u.round() as i32)
+    } else {
+        2f64.powf(u).round()
+    };
+    (size as u32).clamp(1, MAX_TASKS)
+}
+
+pub(super) fn arg_error(name: &str, v: impl ToString, why: impl Into<String>) -> crate::Error {
     InputError::new(
         "<arguments>",
         Location::Argument(name.into()),
@@ -62,22 +111,32 @@ pub fn generate(spec: &Spec) -> Result<Instance> {
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     let mem_mean = spec.hosts as f64 * (1.0 - spec.slack) / spec.jobs as f64;
     let mut jobs = Vec::with_capacity(spec.jobs);
-    for _ in 0..spec.jobs {
+    let mut tasks_left = spec.jobs;
+    while tasks_left > 0 {
+        let tasks = if spec.parallel {
+            lublin_tasks(&mut rng).min(tasks_left as u32)
+        } else {
+            1
+        };
+        tasks_left -= tasks as usize;
         let mem = truncated_normal(&mut rng, mem_mean, spec.cv_mem * mem_mean)
             .ok_or_else(|| arg_error("--slack", spec.slack, impossible(mem_mean, spec.cv_mem)))?;
         let cpu = truncated_normal(&mut rng, 0.5, spec.cv_cpu * 0.5)
             .ok_or_else(|| arg_error("--cv-cpu", spec.cv_cpu, impossible(0.5, spec.cv_cpu)))?;
-        jobs.push(Job::new(cpu, mem));
+        jobs.push(Job {
+            tasks,
+            ..Job::new(cpu, mem)
+        });
     }
     Instance::new(spec.hosts, jobs, Path::new("<generated>"))
 }
 
-fn impossible(mean: f64, cv: f64) -> String {
+pub(super) fn impossible(mean: f64, cv: f64) -> String {
     format!("a normal law of mean {mean} and cv {cv} almost never falls in (0, 1]")
 }
 
 /// A normal draw conditioned on `(0, 1]`, by rejection; `None` after too many rejections.
-fn truncated_normal(rng: &mut ChaCha8Rng, mean: f64, sd: f64) -> Option<f64> {
+pub(super) fn truncated_normal(rng: &mut ChaCha8Rng, mean: f64, sd: f64) -> Option<f64> {
     for _ in 0..MAX_REJECTIONS {
         // u1 in (0, 1] so that ln(u1) is finite.
         let u1 = 1.0 - rng.random::<f64>();

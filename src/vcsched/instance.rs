@@ -136,7 +136,7 @@ impl Instance {
             .enumerate()
             .filter(|&(t, (_, &h))| self.current_host(t).is_some_and(|c| c != h))
             .map(|(_, (job, _))| job.mem)
-            .sum()
+            .fold(0.0, |a, m| a + m)
     }
 
     /// The tasks as sequential jobs (same hosts, no adaptation data): what the placement

@@ -408,10 +408,66 @@ fn lp_bound(inst: &Instance, settings: &Settings, deadline: &Deadline) -> Result
 }
 
 fn exact(inst: &Instance, settings: &Settings, deadline: &Deadline, ub: f64) -> Result<Found> {
+    if inst.is_adaptation() {
+        adaptation_exact(inst, settings, deadline, ub)
+    } else {
+        milp_search(inst, settings, deadline, ub)
+    }
+}
+
+/// The adaptation MILP, helped by its relaxation without budget (see `models/vcsched.md`):
+/// the same tasks with no current hosts are solved first, with host symmetry breaking. Its
+/// bound `Y*` caps the adaptation's `Y`; its placement, relabelled to move the least memory,
+/// is optimal for the adaptation when it fits the budget. Only otherwise is equation 31
+/// solved, with `Y ≤ Y*` and hosts distinct.
+fn adaptation_exact(
+    inst: &Instance,
+    settings: &Settings,
+    deadline: &Deadline,
+    ub: f64,
+) -> Result<Found> {
+    let free = Instance {
+        current: None,
+        budget: None,
+        ..inst.clone()
+    };
+    let relaxed = milp_search(&free, settings, deadline, ub)?;
+    if relaxed.infeasible {
+        return Ok(relaxed);
+    }
+    let cap = relaxed.bound.unwrap_or(ub).min(ub);
+    let relabelled = relaxed
+        .placement
+        .map(|p| relabel::least_migration(inst, &p))
+        .filter(|p| {
+            inst.budget
+                .is_none_or(|b| inst.migration_cost(p) <= b + BUDGET_TOLERANCE)
+        });
+    if let Some(p) = relabelled {
+        if super::allocation::placement_min_yield(inst, &p) >= cap - settings.gap_tolerance {
+            let mut f = Found::placement(Some(p)).stat("budget_free_optimum", 1.0);
+            f.bound = Some(cap);
+            f.stats.extend(relaxed.stats);
+            return Ok(f);
+        }
+    }
+    let mut f = milp_search(inst, settings, deadline, cap)?;
+    f.bound = Some(f.bound.unwrap_or(cap).min(cap));
+    Ok(f)
+}
+
+/// Solves the MILP of `inst` with `Y ≤ ub` (a proven bound) and the warm start.
+fn milp_search(
+    inst: &Instance,
+    settings: &Settings,
+    deadline: &Deadline,
+    ub: f64,
+) -> Result<Found> {
     let form = milp::Formulation {
         symmetry_breaking: settings.symmetry_breaking,
     };
-    let (model, layout) = milp::build(inst, form);
+    let (mut model, layout) = milp::build(inst, form);
+    model.cols[layout.y()].bounds = crate::solver::Bounds::new(0.0, ub.min(1.0));
     // MCB8 (or, for an adaptation, `adapt`) seeds HiGHS with an incumbent, relabelled so it
     // respects the symmetry breaking.
     let seed = settings

@@ -20,6 +20,7 @@ pub fn tiny_instance(seed: u64, max_hosts: usize, max_jobs: usize) -> Instance {
             cv_mem: [0.25, 0.75][rng.random_range(0..2)],
             cv_cpu: [0.25, 0.75][rng.random_range(0..2)],
             seed: rng.random(),
+            parallel: false,
         };
         if let Ok(inst) = generate(&spec) {
             return inst;
