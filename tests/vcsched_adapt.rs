@@ -149,3 +149,31 @@ fn the_optimum_grows_with_the_budget_on_generated_adaptations() {
         }
     }
 }
+
+/// With one node for the direct route, the budget-free and capped routes answer most
+/// instances: they must find the brute-force optimum too.
+#[test]
+fn every_exact_route_matches_brute_force() {
+    let settings = Settings {
+        adapt_direct_nodes: 1,
+        ..Settings::default()
+    };
+    let mut routes = std::collections::BTreeMap::new();
+    for seed in 0..120 {
+        let mut inst = common::tiny_adaptation(7_000 + seed, 3, 9);
+        // Tight budgets, so that the relabelled budget-free optimum often breaks them.
+        inst.budget = inst.budget.map(|b| b * 0.3);
+        let truth = brute::adapted_min_yield(&inst);
+        common::check_methods(&inst, truth, &[Method::Milp], &settings, seed);
+        let sol = solve(&inst, Method::Milp, &settings).unwrap();
+        for k in sol.stats.keys().filter(|k| k.starts_with("route_")) {
+            *routes.entry(k.clone()).or_insert(0) += 1;
+        }
+    }
+    for r in ["route_direct", "route_budget_free", "route_capped"] {
+        assert!(
+            routes.get(r).copied().unwrap_or(0) > 0,
+            "{r} never used: {routes:?}"
+        );
+    }
+}

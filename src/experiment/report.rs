@@ -353,15 +353,17 @@ fn vcsched_report(out: &mut String, rs: &[&Row], plots: &mut Vec<Plot>) {
             (m.clone(), cells)
         })
         .collect();
+    let parallel = rs.iter().any(|r| r.set == "vcsched-parallel");
     let _ = writeln!(
         out,
         "
-## Mean run time (s) versus jobs
+## Mean run time (s) versus {}
 
 ![run time](time-vs-jobs.svg)
 
 | method | {} |
 |---|{}",
+        if parallel { "tasks" } else { "jobs" },
         jobs.iter()
             .map(|j| j.to_string())
             .collect::<Vec<_>>()
@@ -375,7 +377,6 @@ fn vcsched_report(out: &mut String, rs: &[&Row], plots: &mut Vec<Plot>) {
             .collect();
         let _ = writeln!(out, "| {m} |{line}");
     }
-    let parallel = rs.iter().any(|r| r.set == "vcsched-parallel");
     plots.push(Plot::Lines(
         "time-vs-jobs".into(),
         "Mean run time".into(),

@@ -34,6 +34,9 @@ pub struct HighsSettings {
     /// the default: on the 64-host, 500-job VCSched relaxation it is 2.3x faster than dual
     /// (docs/results.md) and, unlike PDLP, returns a vertex.
     pub simplex_strategy: i32,
+    /// Branch-and-bound node limit (`mip_max_nodes`; `None`: HiGHS's default, no limit). A
+    /// deterministic cap on effort, unlike the time limit.
+    pub mip_max_nodes: Option<i32>,
 }
 
 impl Default for HighsSettings {
@@ -46,6 +49,7 @@ impl Default for HighsSettings {
             random_seed: 0,
             lp_algorithm: "choose".into(),
             simplex_strategy: 4,
+            mip_max_nodes: None,
         }
     }
 }
@@ -145,6 +149,9 @@ pub fn solve(
     }
     if let Some(left) = deadline.remaining_secs() {
         set(&mut m, "time_limit", left.max(1e-3))?;
+    }
+    if let (Some(n), true) = (settings.mip_max_nodes, model.is_mip()) {
+        set(&mut m, "mip_max_nodes", n)?;
     }
     let mip = model.is_mip();
     if let (Some(x), true) = (start, mip) {

@@ -121,6 +121,10 @@ pub struct Settings {
     pub warm_start: bool,
     /// Adaptation: overrides the instance's migration budget (memory units).
     pub budget: Option<f64>,
+    /// Adaptation MILP: branch-and-bound nodes spent on equations 22–31 directly before the
+    /// budget-free route (see `models/vcsched.md`); a node count keeps the result
+    /// deterministic, where a time slice would not.
+    pub adapt_direct_nodes: i32,
     /// Options passed to HiGHS.
     pub highs: HighsSettings,
 }
@@ -138,6 +142,7 @@ impl Default for Settings {
             symmetry_breaking: true,
             warm_start: true,
             budget: None,
+            adapt_direct_nodes: 100,
             highs: HighsSettings::default(),
         }
     }
@@ -411,27 +416,40 @@ fn exact(inst: &Instance, settings: &Settings, deadline: &Deadline, ub: f64) -> 
     if inst.is_adaptation() {
         adaptation_exact(inst, settings, deadline, ub)
     } else {
-        milp_search(inst, settings, deadline, ub)
+        milp_search(inst, settings, deadline, ub, None)
     }
 }
 
-/// The adaptation MILP, helped by its relaxation without budget (see `models/vcsched.md`):
-/// the same tasks with no current hosts are solved first, with host symmetry breaking. Its
-/// bound `Y*` caps the adaptation's `Y`; its placement, relabelled to move the least memory,
-/// is optimal for the adaptation when it fits the budget. Only otherwise is equation 31
-/// solved, with `Y ≤ Y*` and hosts distinct.
+/// The adaptation MILP (see `models/vcsched.md`). Equations 22–31 are first given
+/// `adapt_direct_nodes` branch-and-bound nodes, which settles small budgets (few moves to
+/// choose from). Otherwise the budget-free problem — same tasks, no current hosts — is solved
+/// with host symmetry breaking: its bound `Y*` caps the adaptation's `Y`, and its placement,
+/// relabelled to move the least memory, is optimal for the adaptation when it fits the
+/// budget. Only otherwise are equations 22–31 solved to the end, with `Y ≤ Y*`.
 fn adaptation_exact(
     inst: &Instance,
     settings: &Settings,
     deadline: &Deadline,
     ub: f64,
 ) -> Result<Found> {
+    let proven = |f: &Found, cap: f64| {
+        f.placement.as_ref().is_some_and(|p| {
+            let y = super::allocation::placement_min_yield(inst, p);
+            y >= f.bound.unwrap_or(cap).min(cap) - settings.gap_tolerance
+        })
+    };
+    let mut direct_settings = settings.clone();
+    direct_settings.highs.mip_max_nodes = Some(settings.adapt_direct_nodes.max(1));
+    let direct = milp_search(inst, &direct_settings, deadline, ub, None)?;
+    if direct.infeasible || proven(&direct, ub) {
+        return Ok(direct.stat("route_direct", 1.0));
+    }
     let free = Instance {
         current: None,
         budget: None,
         ..inst.clone()
     };
-    let relaxed = milp_search(&free, settings, deadline, ub)?;
+    let relaxed = milp_search(&free, settings, deadline, ub, None)?;
     if relaxed.infeasible {
         return Ok(relaxed);
     }
@@ -444,24 +462,26 @@ fn adaptation_exact(
                 .is_none_or(|b| inst.migration_cost(p) <= b + BUDGET_TOLERANCE)
         });
     if let Some(p) = relabelled {
-        if super::allocation::placement_min_yield(inst, &p) >= cap - settings.gap_tolerance {
-            let mut f = Found::placement(Some(p)).stat("budget_free_optimum", 1.0);
-            f.bound = Some(cap);
+        let mut f = Found::placement(Some(p)).stat("route_budget_free", 1.0);
+        f.bound = Some(cap);
+        if proven(&f, cap) {
             f.stats.extend(relaxed.stats);
             return Ok(f);
         }
     }
-    let mut f = milp_search(inst, settings, deadline, cap)?;
+    let mut f = milp_search(inst, settings, deadline, cap, direct.placement)?;
     f.bound = Some(f.bound.unwrap_or(cap).min(cap));
-    Ok(f)
+    Ok(f.stat("route_capped", 1.0))
 }
 
-/// Solves the MILP of `inst` with `Y ≤ ub` (a proven bound) and the warm start.
+/// Solves the MILP of `inst` with `Y ≤ ub` (a proven bound), warm-started by the better of the
+/// heuristic seed and `also` (a placement found earlier).
 fn milp_search(
     inst: &Instance,
     settings: &Settings,
     deadline: &Deadline,
     ub: f64,
+    also: Option<Placement>,
 ) -> Result<Found> {
     let form = milp::Formulation {
         symmetry_breaking: settings.symmetry_breaking,
@@ -479,8 +499,13 @@ fn milp_search(
                 mcb::mcb(&inst.flattened(), 8, ub, settings.mcb_tolerance).placement
             }
         })
-        .flatten()
-        .map(|p| canonical(inst, &p, settings.symmetry_breaking));
+        .flatten();
+    let score = |p: &Placement| super::allocation::placement_min_yield(inst, p);
+    let seed = match (seed, also) {
+        (Some(a), Some(b)) => Some(if score(&b) > score(&a) { b } else { a }),
+        (a, b) => a.or(b),
+    }
+    .map(|p| canonical(inst, &p, settings.symmetry_breaking));
     let start = seed.as_ref().map(|p| {
         let y = super::allocation::placement_min_yield(inst, p);
         milp::start_vector(inst, &layout, p, y)
@@ -500,7 +525,6 @@ fn milp_search(
             let from_highs = from_highs.filter(|p| memory_feasible(inst, p, 1e-9));
             // Keep the better of HiGHS's incumbent and the seed (HiGHS may stop before
             // accepting the seed when the time limit is tiny).
-            let score = |p: &Placement| super::allocation::placement_min_yield(inst, p);
             f.placement = match (from_highs, seed) {
                 (Some(a), Some(b)) => Some(if score(&b) > score(&a) { b } else { a }),
                 (a, b) => a.or(b),
