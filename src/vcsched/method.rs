@@ -387,8 +387,10 @@ fn finish(
             .collect();
         if inst.is_adaptation() {
             sol.migration = Some(inst.migration_cost(&p));
-            sol.budget = inst.budget;
         }
+    }
+    if inst.is_adaptation() {
+        sol.budget = inst.budget;
     }
     sol.seconds = began.elapsed().as_secs_f64();
     Ok(sol)

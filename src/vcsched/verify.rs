@@ -39,7 +39,8 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
     }
     let has_allocation = matches!(sol.status, Status::Optimal | Status::Feasible);
     if !has_allocation {
-        if !sol.jobs.is_empty() || sol.min_yield.is_some() || sol.avg_yield.is_some() {
+        let allocated = !sol.jobs.is_empty() || sol.min_yield.is_some() || sol.avg_yield.is_some();
+        if allocated || sol.migration.is_some() {
             fail(
                 "status",
                 format!("status `{}` must come without an allocation", sol.status),
