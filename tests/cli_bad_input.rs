@@ -307,3 +307,29 @@ fn negative_or_misplaced_budget() {
     let p = json(&d, r#"{"hosts": 2, "jobs": [{"cpu": 0.5, "mem": 0.2}]}"#);
     rejects(&p, &["--budget", "1"], &["--budget", "`1`", "current"]);
 }
+
+#[test]
+fn solution_with_both_or_no_task_hosts() {
+    let d = tempfile::tempdir().unwrap();
+    let inst = json(
+        &d,
+        r#"{"hosts": 2, "jobs": [{"cpu": 0.5, "mem": 0.2, "tasks": 2}]}"#,
+    );
+    let sol = |grant: &str| {
+        format!(
+            r#"{{"problem": "vcsched", "method": "gr", "status": "feasible", "min_yield": 1,
+                "avg_yield": 1, "upper_bound": 1, "gap": 0, "seconds": 0, "jobs": [{grant}]}}"#
+        )
+    };
+    for (grant, reason) in [
+        (r#"{"host": 1, "hosts": [0, 1], "cpu": 0.5}"#, "not both"),
+        (r#"{"hosts": [], "cpu": 0.5}"#, "one host per task"),
+        (r#"{"cpu": 0.5}"#, "missing `host`"),
+    ] {
+        let p = write(&d, "sol.json", &sol(grant));
+        expect_input_error(
+            &["verify", inst.to_str().unwrap(), p.to_str().unwrap()],
+            &["sol.json", "jobs[0]", reason],
+        );
+    }
+}
