@@ -41,3 +41,22 @@ pub fn parse_json<T: DeserializeOwned>(text: &str, file: &Path, what: &str) -> R
         .into()
     })
 }
+
+/// The element of `all` whose `name` is `s` (case-insensitive), or a message listing the names:
+/// how method names on the command line become methods.
+pub fn by_name<T, N: AsRef<str>>(
+    s: &str,
+    all: impl IntoIterator<Item = T>,
+    name: impl Fn(&T) -> N,
+) -> std::result::Result<T, String> {
+    let all: Vec<T> = all.into_iter().collect();
+    let wanted = s.to_ascii_lowercase();
+    let names: Vec<String> = all.iter().map(|m| name(m).as_ref().to_string()).collect();
+    match names.iter().position(|n| *n == wanted) {
+        Some(k) => Ok(all.into_iter().nth(k).expect("position within all")),
+        None => Err(format!(
+            "unknown method `{s}`; expected one of {}",
+            names.join(", ")
+        )),
+    }
+}

@@ -56,13 +56,7 @@ impl Method {
 impl std::str::FromStr for Method {
     type Err = String;
     fn from_str(s: &str) -> std::result::Result<Self, String> {
-        Method::all()
-            .into_iter()
-            .find(|m| m.name() == s.to_ascii_lowercase())
-            .ok_or_else(|| {
-                let names: Vec<&str> = Method::all().iter().map(Method::name).collect();
-                format!("unknown method `{s}`; expected one of {}", names.join(", "))
-            })
+        crate::input::by_name(s, Method::all(), Method::name)
     }
 }
 

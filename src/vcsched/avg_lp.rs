@@ -43,7 +43,10 @@ pub struct GrantLp {
 
 /// Solves the program with HiGHS.
 pub fn solve_grant_lp(inst: &Instance, placement: &[usize], min_yield: f64) -> Result<GrantLp> {
-    let counts = task_counts(inst, placement);
+    grant_lp(inst, &task_counts(inst, placement), min_yield)
+}
+
+fn grant_lp(inst: &Instance, counts: &[Vec<(usize, f64)>], min_yield: f64) -> Result<GrantLp> {
     let mut m = LinearModel::new(Sense::Maximize);
     let rows: Vec<_> = (0..inst.hosts)
         .map(|h| m.add_row(format!("host_{h}"), Bounds::at_most(1.0)))
@@ -74,7 +77,7 @@ pub fn solve_grant_lp(inst: &Instance, placement: &[usize], min_yield: f64) -> R
 pub fn optimal_grants(inst: &Instance, placement: &[usize], min_yield: f64) -> Result<Vec<f64>> {
     let counts = task_counts(inst, placement);
     let lower: Vec<f64> = inst.jobs.iter().map(|j| j.cpu * min_yield).collect();
-    let mut a = solve_grant_lp(inst, placement, min_yield)?.grants;
+    let mut a = grant_lp(inst, &counts, min_yield)?.grants;
     for ((x, lo), job) in a.iter_mut().zip(&lower).zip(&inst.jobs) {
         *x = x.clamp(*lo, job.cpu);
     }

@@ -109,7 +109,6 @@ pub fn generate(spec: &Spec) -> Result<Instance> {
         }
     }
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
-    let mem_mean = spec.hosts as f64 * (1.0 - spec.slack) / spec.jobs as f64;
     let mut jobs = Vec::with_capacity(spec.jobs);
     let mut tasks_left = spec.jobs;
     while tasks_left > 0 {
@@ -119,10 +118,8 @@ pub fn generate(spec: &Spec) -> Result<Instance> {
             1
         };
         tasks_left -= tasks as usize;
-        let mem = truncated_normal(&mut rng, mem_mean, spec.cv_mem * mem_mean)
-            .ok_or_else(|| arg_error("--slack", spec.slack, impossible(mem_mean, spec.cv_mem)))?;
-        let cpu = truncated_normal(&mut rng, 0.5, spec.cv_cpu * 0.5)
-            .ok_or_else(|| arg_error("--cv-cpu", spec.cv_cpu, impossible(0.5, spec.cv_cpu)))?;
+        let mem = draw_mem(&mut rng, spec)?;
+        let cpu = draw_cpu(&mut rng, spec)?;
         jobs.push(Job {
             tasks,
             ..Job::new(cpu, mem)
@@ -131,12 +128,25 @@ pub fn generate(spec: &Spec) -> Result<Instance> {
     Instance::new(spec.hosts, jobs, Path::new("<generated>"))
 }
 
-pub(super) fn impossible(mean: f64, cv: f64) -> String {
+/// One memory need of `spec`'s law: mean `H (1 − slack) / J`, sd `cv_mem × mean`, in `(0, 1]`.
+pub(super) fn draw_mem(rng: &mut ChaCha8Rng, spec: &Spec) -> Result<f64> {
+    let mean = spec.hosts as f64 * (1.0 - spec.slack) / spec.jobs as f64;
+    truncated_normal(rng, mean, spec.cv_mem * mean)
+        .ok_or_else(|| arg_error("--slack", spec.slack, impossible(mean, spec.cv_mem)))
+}
+
+/// One CPU need of `spec`'s law: mean 0.5, sd `cv_cpu × 0.5`, in `(0, 1]`.
+pub(super) fn draw_cpu(rng: &mut ChaCha8Rng, spec: &Spec) -> Result<f64> {
+    truncated_normal(rng, 0.5, spec.cv_cpu * 0.5)
+        .ok_or_else(|| arg_error("--cv-cpu", spec.cv_cpu, impossible(0.5, spec.cv_cpu)))
+}
+
+fn impossible(mean: f64, cv: f64) -> String {
     format!("a normal law of mean {mean} and cv {cv} almost never falls in (0, 1]")
 }
 
 /// A normal draw conditioned on `(0, 1]`, by rejection; `None` after too many rejections.
-pub(super) fn truncated_normal(rng: &mut ChaCha8Rng, mean: f64, sd: f64) -> Option<f64> {
+fn truncated_normal(rng: &mut ChaCha8Rng, mean: f64, sd: f64) -> Option<f64> {
     for _ in 0..MAX_REJECTIONS {
         // u1 in (0, 1] so that ln(u1) is finite.
         let u1 = 1.0 - rng.random::<f64>();

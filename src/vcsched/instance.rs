@@ -12,6 +12,7 @@
 
 use crate::error::{InputError, Location, Result};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::path::Path;
 
 /// Largest number of hosts accepted.
@@ -140,9 +141,13 @@ impl Instance {
     }
 
     /// The tasks as sequential jobs (same hosts, no adaptation data): what the placement
-    /// heuristics work on, since a placement puts tasks, not jobs, on hosts.
-    pub fn flattened(&self) -> Instance {
-        Instance {
+    /// heuristics work on, since a placement puts tasks, not jobs, on hosts. Borrowed when the
+    /// instance is already sequential and not an adaptation.
+    pub fn flattened(&self) -> Cow<'_, Instance> {
+        if !self.is_parallel() && !self.is_adaptation() {
+            return Cow::Borrowed(self);
+        }
+        Cow::Owned(Instance {
             hosts: self.hosts,
             jobs: self
                 .tasks()
@@ -153,7 +158,7 @@ impl Instance {
                 .collect(),
             current: None,
             budget: None,
-        }
+        })
     }
 
     /// `Σ T_i α_i`.

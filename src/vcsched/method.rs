@@ -80,13 +80,7 @@ impl Method {
 impl std::str::FromStr for Method {
     type Err = String;
     fn from_str(s: &str) -> std::result::Result<Self, String> {
-        Method::all()
-            .into_iter()
-            .find(|m| m.name() == s.to_ascii_lowercase())
-            .ok_or_else(|| {
-                let names: Vec<String> = Method::all().iter().map(Method::name).collect();
-                format!("unknown method `{s}`; expected one of {}", names.join(", "))
-            })
+        crate::input::by_name(s, Method::all(), Method::name)
     }
 }
 
@@ -230,11 +224,7 @@ pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Sol
     let deadline = Deadline::after(settings.time_limit);
     let budgeted = with_budget(inst, settings.budget)?;
     let inst: &Instance = &budgeted;
-    let flat = if inst.is_parallel() || inst.is_adaptation() {
-        Cow::Owned(inst.flattened())
-    } else {
-        Cow::Borrowed(inst)
-    };
+    let flat = inst.flattened();
     let flat = flat.as_ref();
     let closed = milp::closed_form_bound(inst);
     let mut found = match (method, closed) {

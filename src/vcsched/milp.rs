@@ -52,22 +52,20 @@ impl Layout {
 pub fn build(inst: &Instance, f: Formulation) -> (LinearModel, Layout) {
     let (h, n) = (inst.hosts, inst.num_tasks());
     let job_of = inst.task_jobs();
-    let first_task: Vec<usize> = (0..n)
-        .map(|t| {
-            t - job_of[..t]
-                .iter()
-                .rev()
-                .take_while(|&&i| i == job_of[t])
-                .count()
-        })
-        .collect();
-    let label: Vec<String> = (0..n)
-        .map(|t| {
-            if inst.is_parallel() {
-                format!("{}_{}", job_of[t], t - first_task[t])
-            } else {
-                t.to_string()
-            }
+    // Task `t` is task `k` of job `job_of[t]`: `i_k` when some job is parallel, `t` otherwise.
+    let parallel = inst.is_parallel();
+    let label: Vec<String> = inst
+        .jobs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, job)| {
+            (0..job.tasks).map(move |k| {
+                if parallel {
+                    format!("{i}_{k}")
+                } else {
+                    i.to_string()
+                }
+            })
         })
         .collect();
     let adapting = inst.is_adaptation();

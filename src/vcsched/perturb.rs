@@ -8,7 +8,7 @@
 //! its time limit without an incumbent), and the changes from a ChaCha8 stream seeded by the
 //! specification's seed.
 
-use super::generate::{arg_error, generate, impossible, truncated_normal, Spec};
+use super::generate::{arg_error, draw_cpu, draw_mem, generate, Spec};
 use super::instance::{Instance, Job};
 use super::method::{solve, Method, Settings};
 use crate::error::Result;
@@ -94,20 +94,16 @@ pub fn adaptation(spec: &Spec, p: &Perturbation, time_limit: Option<f64>) -> Res
         }
         let mut job = job.clone();
         if rng.random::<f64>() < p.change {
-            job.cpu = truncated_normal(&mut rng, 0.5, spec.cv_cpu * 0.5)
-                .ok_or_else(|| arg_error("--cv-cpu", spec.cv_cpu, impossible(0.5, spec.cv_cpu)))?;
+            job.cpu = draw_cpu(&mut rng, spec)?;
         }
         current.extend(on.into_iter().map(Some));
         jobs.push(job);
     }
     let staying_mem: f64 = jobs.iter().map(|j| j.mem * f64::from(j.tasks)).sum();
-    let mem_mean = spec.hosts as f64 * (1.0 - spec.slack) / spec.jobs as f64;
     let arrivals = (p.arrival * inst.num_jobs() as f64).round() as usize;
     for _ in 0..arrivals {
-        let mem = truncated_normal(&mut rng, mem_mean, spec.cv_mem * mem_mean)
-            .ok_or_else(|| arg_error("--slack", spec.slack, impossible(mem_mean, spec.cv_mem)))?;
-        let cpu = truncated_normal(&mut rng, 0.5, spec.cv_cpu * 0.5)
-            .ok_or_else(|| arg_error("--cv-cpu", spec.cv_cpu, impossible(0.5, spec.cv_cpu)))?;
+        let mem = draw_mem(&mut rng, spec)?;
+        let cpu = draw_cpu(&mut rng, spec)?;
         jobs.push(Job::new(cpu, mem));
         current.push(None);
     }
