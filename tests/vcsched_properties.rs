@@ -4,7 +4,9 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use std::path::Path;
-use vcalloc::vcsched::{milp, solve, verify, Instance, Job, Method, Settings};
+use vcalloc::vcsched::{
+    milp, solve, solve_sharing, verify, Instance, Job, Method, Settings, SharedRelaxation,
+};
 use vcalloc::Status;
 
 fn instance() -> impl Strategy<Value = Instance> {
@@ -46,6 +48,26 @@ proptest! {
             if bound.is_none() {
                 prop_assert_eq!(sol.status, Status::Infeasible);
             }
+        }
+    }
+
+    /// The runner shares one relaxation between lp-bound, rrnd and rrnz: same answers as
+    /// solving it three times, and the reusers say so.
+    #[test]
+    fn a_shared_relaxation_changes_no_answer(inst in instance()) {
+        let settings = Settings::default();
+        let shared = SharedRelaxation::default();
+        for (k, m) in [Method::LpBound, Method::Rrnd, Method::Rrnz].into_iter().enumerate() {
+            let alone = solve(&inst, m, &settings).unwrap();
+            let with = solve_sharing(&inst, m, &settings, &shared).unwrap();
+            prop_assert!(verify(&inst, &with).is_empty());
+            prop_assert_eq!(&alone.jobs, &with.jobs);
+            prop_assert_eq!(alone.min_yield, with.min_yield);
+            prop_assert_eq!(alone.upper_bound, with.upper_bound);
+            prop_assert_eq!(alone.status, with.status);
+            // An infeasible instance (no closed-form bound) is settled without the LP.
+            let feasible = milp::closed_form_bound(&inst).is_some();
+            prop_assert_eq!(with.stats.contains_key("lp_shared"), k > 0 && feasible);
         }
     }
 

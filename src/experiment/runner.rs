@@ -115,6 +115,7 @@ fn fill_vcsched(
     i: &vcsched::Instance,
     method: &str,
     opts: &RunOptions,
+    lp: &vcsched::SharedRelaxation,
 ) -> Result<()> {
     let m: vcsched::Method = method
         .parse()
@@ -125,7 +126,7 @@ fn fill_vcsched(
         ..Default::default()
     };
     settings.highs.threads = 1;
-    let s = vcsched::solve(i, m, &settings)?;
+    let s = vcsched::solve_sharing(i, m, &settings, lp)?;
     checked(vcsched::verify(i, &s).len(), method, inst)?;
     row.status = s.status.as_str().into();
     row.objective = s.min_yield;
@@ -172,10 +173,11 @@ fn solve_one(
     generated: &Generated,
     method: &str,
     opts: &RunOptions,
+    lp: &vcsched::SharedRelaxation,
 ) -> Row {
     let mut row = Row::for_instance(set.name(), inst, method);
     let answer = match generated {
-        Generated::Vcsched(i) => fill_vcsched(&mut row, inst, i, method, opts),
+        Generated::Vcsched(i) => fill_vcsched(&mut row, inst, i, method, opts, lp),
         Generated::Periodic(i) => fill_periodic(&mut row, inst, i, method, opts),
     };
     if let Err(e) = answer {
@@ -322,8 +324,10 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary> {
                             log::warn!("{}: {e}", path.display());
                         }
                     }
+                    // lp-bound, rrnd and rrnz of one instance solve its relaxation once.
+                    let lp = vcsched::SharedRelaxation::default();
                     for m in todo {
-                        let _ = tx.send(solve_one(opts.set, inst, &generated, m, opts));
+                        let _ = tx.send(solve_one(opts.set, inst, &generated, m, opts, &lp));
                     }
                 }
                 Err(e) => {

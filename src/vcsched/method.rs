@@ -12,6 +12,7 @@ use crate::Status;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use std::time::Instant;
 
 /// A VCSched method.
@@ -219,16 +220,74 @@ impl Found {
 /// hosts relabelled to move as little memory as possible (hosts are identical), and a
 /// placement that still breaks the budget is dropped; `milp` and `adapt` honour the budget.
 pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Solution> {
+    solve_sharing(inst, method, settings, &SharedRelaxation::default())
+}
+
+/// The rational relaxation of one instance, solved once and shared by `lp-bound`, `rrnd` and
+/// `rrnz` (a sweep runs all three on each instance; the LP is nearly all of their time).
+///
+/// Only the relaxation of a sequential, non-adaptation instance is shared (there the three
+/// methods solve the same LP). A method that reuses it reports the LP's seconds in its own
+/// time, as if it had solved it, and the stat `lp_shared`.
+#[derive(Debug, Default)]
+pub struct SharedRelaxation {
+    cell: std::cell::RefCell<Option<(Rc<milp::Relaxation>, f64)>>,
+}
+
+impl SharedRelaxation {
+    /// The relaxation of `inst` and the seconds it took, solved on first use; `reused` tells
+    /// whether it came from an earlier call.
+    fn get(
+        &self,
+        inst: &Instance,
+        settings: &Settings,
+        deadline: &Deadline,
+    ) -> Result<(Rc<milp::Relaxation>, f64, bool)> {
+        if let Some((r, secs)) = self.cell.borrow().as_ref() {
+            return Ok((Rc::clone(r), *secs, true));
+        }
+        let began = Instant::now();
+        let r = Rc::new(milp::solve_relaxation(inst, &settings.highs, deadline)?);
+        let secs = began.elapsed().as_secs_f64();
+        // A relaxation cut short by the deadline is not worth keeping.
+        if r.finished {
+            *self.cell.borrow_mut() = Some((Rc::clone(&r), secs));
+        }
+        Ok((r, secs, false))
+    }
+}
+
+/// [`solve`], taking the rational relaxation from `shared` when the method needs it.
+pub fn solve_sharing(
+    inst: &Instance,
+    method: Method,
+    settings: &Settings,
+    shared: &SharedRelaxation,
+) -> Result<Solution> {
     settings.validate()?;
     let began = Instant::now();
     let deadline = Deadline::after(settings.time_limit);
     let budgeted = with_budget(inst, settings.budget)?;
     let inst: &Instance = &budgeted;
     let flat = inst.flattened();
+    // The relaxation of a sequential instance is the same LP for all three methods.
+    let private = SharedRelaxation::default();
+    let lp = match flat {
+        Cow::Borrowed(_) => shared,
+        Cow::Owned(_) => &private,
+    };
     let flat = flat.as_ref();
     let closed = milp::closed_form_bound(inst);
+    let mut reused_secs = 0.0;
+    let mut relaxation = |of: &Instance| -> Result<Rc<milp::Relaxation>> {
+        let (r, secs, reused) = lp.get(of, settings, &deadline)?;
+        if reused {
+            reused_secs = secs;
+        }
+        Ok(r)
+    };
     let mut found = match (method, closed) {
-        (Method::LpBound, _) => lp_bound(inst, settings, &deadline)?,
+        (Method::LpBound, _) => lp_bound(inst, &*relaxation(inst)?),
         // Σ T_i m_i > H: the relaxation is infeasible, which proves the problem is.
         (_, None) => Found {
             infeasible: true,
@@ -257,7 +316,7 @@ pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Sol
             Found::placement(r.placement).stat("trials", f64::from(r.trials))
         }
         (Method::Rrnd | Method::Rrnz, _) => {
-            let relax = milp::solve_relaxation(flat, &settings.highs, &deadline)?;
+            let relax = relaxation(flat)?;
             let eps = if method == Method::Rrnz {
                 settings.rounding_epsilon
             } else {
@@ -273,7 +332,12 @@ pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Sol
     if inst.is_adaptation() && !matches!(method, Method::Milp | Method::Adapt) {
         found = fit_budget(inst, found);
     }
-    finish(inst, method, settings, closed, found, began)
+    if reused_secs > 0.0 {
+        found = found.stat("lp_shared", 1.0);
+    }
+    let mut sol = finish(inst, method, settings, closed, found, began)?;
+    sol.seconds += reused_secs;
+    Ok(sol)
 }
 
 /// The instance with `budget` in place of its own (an error when it has no current hosts).
@@ -386,8 +450,7 @@ fn finish(
     Ok(sol)
 }
 
-fn lp_bound(inst: &Instance, settings: &Settings, deadline: &Deadline) -> Result<Found> {
-    let relax = milp::solve_relaxation(inst, &settings.highs, deadline)?;
+fn lp_bound(inst: &Instance, relax: &milp::Relaxation) -> Found {
     let mut f = Found {
         infeasible: relax.value.is_none(),
         ..Found::placement(None)
@@ -401,7 +464,7 @@ fn lp_bound(inst: &Instance, settings: &Settings, deadline: &Deadline) -> Result
         (false, _) => f = f.stat("lp_highs_unfinished", 1.0),
         _ => {}
     }
-    Ok(f)
+    f
 }
 
 fn exact(inst: &Instance, settings: &Settings, deadline: &Deadline, ub: f64) -> Result<Found> {

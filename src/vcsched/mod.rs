@@ -23,6 +23,6 @@ pub use allocation::{
 };
 pub use generate::{generate, Spec};
 pub use instance::{Instance, Job, MAX_HOSTS, MAX_TASKS};
-pub use method::{solve, Method, Settings, BUDGET_TOLERANCE};
+pub use method::{solve, solve_sharing, Method, Settings, SharedRelaxation, BUDGET_TOLERANCE};
 pub use solution::{JobGrant, Solution};
 pub use verify::{verify, OPTIMALITY_GAP, TOLERANCE};
