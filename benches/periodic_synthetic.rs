@@ -47,9 +47,13 @@ fn main() {
                 let s = &sol.stats;
                 let lp = vcalloc::ceil_with_tolerance(sol.lp_bound.unwrap()).max(1) as f64;
                 let w = s["lower_bound_peak"];
+                let stop = ["converged", "bound_closed", "tailing_off", "pricing_limit"]
+                    .into_iter()
+                    .find(|k| s[*k] == 1.0)
+                    .unwrap_or("time limit");
                 println!(
-                    "{tasks:?}/{amplitude:?} seed {seed}: machines {m}, ⌈z_LP⌉ {lp} (master {:.2}, converged {}), ⌈W/C⌉ {w}, phase 1 {:.2} s, total {:.2} s, {} iterations",
-                    s["master_value"], s["converged"], s["phase1_seconds"], sol.seconds, sol.iterations
+                    "{tasks:?}/{amplitude:?} seed {seed}: machines {m}, ⌈z_LP⌉ {lp} (master {:.2}, stop: {stop}), ⌈W/C⌉ {w}, phase 1 {:.2} s, total {:.2} s, {} iterations",
+                    s["master_value"], s["phase1_seconds"], sol.seconds, sol.iterations
                 );
                 p1.push(s["phase1_seconds"]);
                 tot.push(sol.seconds);

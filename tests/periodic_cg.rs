@@ -237,3 +237,78 @@ fn generator_is_reproducible() {
         .iter()
         .all(|j| j.mean > 0.0 && j.mean <= 1.0 && j.amplitude <= j.mean && j.tasks == 500));
 }
+
+/// The search on `M` of MM: with a packer that succeeds exactly from some count on, it returns
+/// that count (or the §5.1 bound when the packer succeeds there), in a logarithmic number of
+/// packings.
+#[test]
+fn machine_count_search_finds_the_threshold_of_a_monotone_packer() {
+    use std::cell::Cell;
+    use vcalloc::periodic::heuristics::dichotomic;
+    for seed in 0..40 {
+        let mut inst = tiny(seed);
+        for j in &mut inst.jobs {
+            j.tasks = 40;
+        }
+        let total = inst.num_tasks() as usize;
+        let bound = peak::total_demand_bound(&inst) as usize;
+        for target in [1, bound, bound + 1, bound + 2, bound + 5, bound + 37, total] {
+            let calls = Cell::new(0u32);
+            let packer = |m: usize| {
+                calls.set(calls.get() + 1);
+                (m >= target).then(|| {
+                    (0..m)
+                        .map(|_| {
+                            let mut one = Machine::default();
+                            one.push(&inst, 0);
+                            one
+                        })
+                        .collect::<Vec<_>>()
+                })
+            };
+            let got = dichotomic(&inst, packer).len();
+            assert_eq!(
+                got,
+                target.clamp(bound, total),
+                "seed {seed} target {target}"
+            );
+            let gap = (target.saturating_sub(bound) + 2) as f64;
+            assert!(
+                f64::from(calls.get()) <= 2.0 * gap.log2().ceil() + 2.0,
+                "seed {seed} target {target}: {} packings",
+                calls.get()
+            );
+        }
+    }
+}
+
+/// Stopping on tailing-off once the integer bound is settled leaves every answer honest: a
+/// valid packing, a bound no larger than the machines, "optimal" only when they meet.
+#[test]
+fn tailing_off_stops_early_and_stays_honest() {
+    let mut settings = Settings {
+        time_limit: Some(20.0),
+        ..Settings::default()
+    };
+    // Stop as soon as the bound is settled: any later movement counts as too little.
+    settings.cg.tail_iterations = 1;
+    settings.cg.tail_gap = 1.0;
+    settings.cg.closure_gap = 0.0;
+    let mut tailed = 0;
+    for seed in 0..3 {
+        let inst = periodic::generate(
+            periodic::TaskSize::Medium,
+            periodic::Amplitude::Large,
+            10,
+            seed,
+        )
+        .unwrap();
+        let sol = solve(&inst, Method::Cg, &settings).unwrap();
+        assert!(verify(&inst, &sol).is_empty());
+        let m = sol.machines.unwrap();
+        assert!(m >= sol.lower_bound && sol.lower_bound >= peak::total_demand_bound(&inst));
+        assert_eq!(sol.status == Status::Optimal, m == sol.lower_bound);
+        tailed += sol.stats["tailing_off"] as u32;
+    }
+    assert!(tailed > 0, "no run stopped on tailing-off");
+}

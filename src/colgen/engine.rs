@@ -5,8 +5,9 @@
 //! the dual master, so `π·N / max(1, v)` bounds the LP optimum from below whenever the pricing
 //! proves `v ≥ max_a π·a`. The loop stops when no column has reduced cost below `−tol`
 //! (proven), when `⌈bound⌉` meets `⌈master⌉` (the integer bound cannot move) with the master
-//! within `closure_gap` of the bound, at the iteration
-//! cap, or at the deadline.
+//! within `closure_gap` of the bound, when after that meeting the master stops moving
+//! (tailing off), at the iteration cap, or at the deadline. At the meeting the pricing is told
+//! ([`Pricing::settle`]) so it can cap its effort.
 
 use super::master::CoveringMaster;
 use super::pricing::Pricing;
@@ -35,6 +36,11 @@ pub struct CgSettings {
     /// stopping at the first meeting left Falkenauer U at 14/80 optimal, a 1e-3 margin at
     /// 67/80 (docs/results.md).
     pub closure_gap: f64,
+    /// Tailing off: once the integer bound is settled, stop when the master value fell by
+    /// less than `tail_gap × master` over the last `tail_iterations` iterations (0: never).
+    pub tail_iterations: usize,
+    /// See `tail_iterations`.
+    pub tail_gap: f64,
 }
 
 impl Default for CgSettings {
@@ -46,6 +52,8 @@ impl Default for CgSettings {
             max_columns_per_iteration: 20,
             stop_when_bound_closes: true,
             closure_gap: 1e-4,
+            tail_iterations: 20,
+            tail_gap: 1e-4,
         }
     }
 }
@@ -58,6 +66,8 @@ pub enum Termination {
     Converged,
     /// `⌈Lagrangian bound⌉ = ⌈master value⌉`.
     BoundClosed,
+    /// The integer bound is settled and the master value has stopped moving.
+    TailingOff,
     /// The iteration cap.
     IterationLimit,
     /// The deadline.
@@ -101,11 +111,15 @@ pub struct CgOutcome {
     pub seconds: f64,
 }
 
+/// `⌈bound⌉ = ⌈master⌉`: no column can lower the integer bound any more.
+fn settled(bound: f64, master: f64) -> bool {
+    bound > 0.0 && ceil_with_tolerance(bound) >= ceil_with_tolerance(master)
+}
+
 /// The integer bound is settled and the master is close enough to it.
 fn closed(settings: &CgSettings, bound: f64, master: f64) -> bool {
     settings.stop_when_bound_closes
-        && bound > 0.0
-        && ceil_with_tolerance(bound) >= ceil_with_tolerance(master)
+        && settled(bound, master)
         && master - bound <= settings.closure_gap * master
 }
 
@@ -127,6 +141,7 @@ pub fn run<P: Pricing>(
     let demands = master.demands().to_vec();
     let mut bound = known_bound.max(0.0);
     let mut center: Option<Vec<f64>> = None;
+    let mut was_settled = false;
     let mut iterations = Vec::new();
     // The first solve gets at least a little time: without a master there is nothing to report.
     let first = master.solve(&Deadline::after(Some(
@@ -143,6 +158,17 @@ pub fn run<P: Pricing>(
         }
         if closed(settings, bound, last.value) {
             break Termination::BoundClosed;
+        }
+        if !was_settled && settled(bound, last.value) {
+            was_settled = true;
+            pricing.settle();
+        }
+        let k = settings.tail_iterations;
+        if was_settled && k > 0 && iterations.len() >= k {
+            let before: &Iteration = &iterations[iterations.len() - k];
+            if before.master_value - last.value < settings.tail_gap * last.value {
+                break Termination::TailingOff;
+            }
         }
         let pi_out = last.duals.clone();
         let alpha = settings.smoothing;

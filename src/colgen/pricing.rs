@@ -21,4 +21,9 @@ pub struct Priced {
 pub trait Pricing {
     /// Finds columns maximising `π·a` for the duals `π`, stopping at `deadline`.
     fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced>;
+
+    /// Called once the integer bound is settled (`⌈bound⌉ = ⌈master⌉`): from then on columns
+    /// only help the integer finish, so an oracle may cap its effort (an answer with neither
+    /// a column nor a proof ends the loop). By default nothing changes.
+    fn settle(&mut self) {}
 }

@@ -74,7 +74,7 @@ pub fn directional(
         return None;
     }
     // A key per item, compared with `total_cmp`: a total order, unlike cross-multiplied ratios.
-    free.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    free.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     for (_, i, w) in free {
         let n = f64::from(upper[i] - lower[i]);
         let take = if w <= 0.0 {

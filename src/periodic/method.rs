@@ -200,6 +200,7 @@ fn column_generation(
     }
     let initial_columns = master.len();
     let mut pricing = PeriodicPricing::new(inst, settings.pricing.clone());
+    pricing.remember(master.columns());
     // Under a time limit, the first phase leaves a share for the integer finish.
     let phase1_deadline = match settings.time_limit {
         Some(t) => Deadline::after(Some(
@@ -277,6 +278,7 @@ fn column_generation(
     s.insert("columns_initial".into(), initial_columns as f64);
     s.insert("columns".into(), columns.len() as f64);
     s.insert("exact_pricings".into(), pricing.exact_calls as f64);
+    s.insert("pool_pricings".into(), pricing.pool_hits as f64);
     s.insert(
         "pricing_nodes".into(),
         cg.iterations.iter().map(|i| i.nodes as f64).sum(),
@@ -292,6 +294,7 @@ fn column_generation(
         "pricing_limit".into(),
         flag(colgen::Termination::PricingLimit),
     );
+    s.insert("tailing_off".into(), flag(colgen::Termination::TailingOff));
     Ok(sol)
 }
 

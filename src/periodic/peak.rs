@@ -21,6 +21,25 @@ impl Load {
         self.mean + self.x.hypot(self.y)
     }
 
+    /// The load of one task of job `j` (its sines computed once, for inner loops).
+    pub fn of_task(inst: &Instance, j: usize) -> Load {
+        let job = &inst.jobs[j];
+        Load {
+            mean: job.mean,
+            x: job.x(),
+            y: job.y(),
+        }
+    }
+
+    /// This load plus `other`.
+    pub fn plus(&self, other: &Load) -> Load {
+        Load {
+            mean: self.mean + other.mean,
+            x: self.x + other.x,
+            y: self.y + other.y,
+        }
+    }
+
     /// This load plus `n` tasks of job `j`.
     pub fn with(&self, inst: &Instance, j: usize, n: f64) -> Load {
         let job = &inst.jobs[j];

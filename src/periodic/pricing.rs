@@ -19,6 +19,10 @@ pub struct PricingSettings {
     pub exact_every_iteration: bool,
     /// Node cap of one branch-and-bound (then the answer is not proven).
     pub node_limit: u64,
+    /// Node cap once the integer bound is settled (see [`Pricing::settle`]): the remaining
+    /// columns only polish the integer finish, and one search can otherwise run for the
+    /// whole time limit (measured: 43 s for one call on a medium-task instance).
+    pub settled_node_limit: u64,
     /// Duals at or below this are treated as zero (the job is left out of the knapsack).
     pub min_profit: f64,
     /// A column must be worth more than `1 + improvement_tol` to be returned.
@@ -33,6 +37,11 @@ pub struct PricingSettings {
     pub node_solver: NodeSolver,
     /// Greedy columns polished by swap local search when none improves (0: off).
     pub local_search_starts: usize,
+    /// Known columns (the seeds and every column returned so far) worth the most at the
+    /// current duals that are polished by the same local search before an exact search (0:
+    /// off). The master's basic columns are worth exactly 1, so one swap away from them is
+    /// where improving columns usually are.
+    pub pool_starts: usize,
 }
 
 impl Default for PricingSettings {
@@ -40,12 +49,14 @@ impl Default for PricingSettings {
         PricingSettings {
             exact_every_iteration: false,
             node_limit: 5_000_000,
+            settled_node_limit: 20_000,
             min_profit: 1e-12,
             improvement_tol: 1e-9,
             greedy_seeds: 20,
             partial: 3,
             node_solver: NodeSolver::Directional,
             local_search_starts: 3,
+            pool_starts: 5,
         }
     }
 }
@@ -56,6 +67,13 @@ pub struct PeriodicPricing<'a> {
     settings: PricingSettings,
     /// Exact branch-and-bound calls so far.
     pub exact_calls: u64,
+    /// Calls settled by polishing pool columns.
+    pub pool_hits: u64,
+    /// The integer bound is settled: searches use `settled_node_limit`.
+    settled: bool,
+    /// Known columns as `(job, count)` lists, without repeats.
+    pool: Vec<Vec<(usize, u32)>>,
+    in_pool: std::collections::HashSet<Vec<(usize, u32)>>,
 }
 
 impl<'a> PeriodicPricing<'a> {
@@ -65,7 +83,59 @@ impl<'a> PeriodicPricing<'a> {
             inst,
             settings,
             exact_calls: 0,
+            pool_hits: 0,
+            settled: false,
+            pool: Vec::new(),
+            in_pool: Default::default(),
         }
+    }
+
+    /// Adds known columns (e.g. the master's initial ones) to the pool.
+    pub fn remember<'c>(&mut self, columns: impl IntoIterator<Item = &'c Column>) {
+        for c in columns {
+            let key: Vec<(usize, u32)> = c
+                .iter()
+                .filter(|&&(_, n)| n > 0.0)
+                .map(|&(j, n)| (j, n.round() as u32))
+                .collect();
+            if !key.is_empty() && self.in_pool.insert(key.clone()) {
+                self.pool.push(key);
+            }
+        }
+    }
+
+    /// The `count` pool columns worth the most at `duals`, as count vectors of `k`'s items
+    /// (jobs left out of `k` have non-positive duals: dropping their tasks loses nothing).
+    fn best_of_pool(&self, k: &Knapsack, duals: &[f64], count: usize) -> Vec<Vec<u32>> {
+        let mut scored: Vec<(f64, usize)> = self
+            .pool
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.iter().map(|&(j, n)| duals[j] * f64::from(n)).sum(), i))
+            .collect();
+        let count = count.min(scored.len());
+        if count == 0 {
+            return Vec::new();
+        }
+        scored.select_nth_unstable_by(count - 1, |a, b| b.0.total_cmp(&a.0));
+        let slot: std::collections::HashMap<usize, usize> = k
+            .items
+            .iter()
+            .enumerate()
+            .map(|(i, it)| (it.job, i))
+            .collect();
+        scored[..count]
+            .iter()
+            .map(|&(_, i)| {
+                let mut u = vec![0; k.items.len()];
+                for &(j, n) in &self.pool[i] {
+                    if let Some(&s) = slot.get(&j) {
+                        u[s] = n.min(k.items[s].ub);
+                    }
+                }
+                u
+            })
+            .collect()
     }
 
     /// The knapsack for duals `π` (jobs with `π_j` above `min_profit` only).
@@ -100,6 +170,10 @@ fn column(k: &Knapsack, u: &[u32]) -> Column {
 }
 
 impl Pricing for PeriodicPricing<'_> {
+    fn settle(&mut self) {
+        self.settled = true;
+    }
+
     fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced> {
         let k = self.knapsack(duals);
         let threshold = 1.0 + self.settings.improvement_tol;
@@ -113,6 +187,16 @@ impl Pricing for PeriodicPricing<'_> {
                 k.improve(u, 3);
             }
         }
+        if family.iter().all(|u| k.value(u) <= threshold) && self.settings.pool_starts > 0 {
+            let mut near = self.best_of_pool(&k, duals, self.settings.pool_starts);
+            for u in near.iter_mut() {
+                k.improve(u, 3);
+            }
+            if near.iter().any(|u| k.value(u) > threshold) {
+                self.pool_hits += 1;
+            }
+            family.extend(near);
+        }
         let mut good: Vec<(Column, f64)> = family
             .iter()
             .map(|u| (u, k.value(u)))
@@ -125,6 +209,7 @@ impl Pricing for PeriodicPricing<'_> {
             .unwrap_or_default();
         if !good.is_empty() && !self.settings.exact_every_iteration {
             good.sort_by(|a, b| b.1.total_cmp(&a.1));
+            self.remember(good.iter().map(|(c, _)| c));
             return Ok(Priced {
                 columns: good,
                 proven_max: None,
@@ -138,7 +223,13 @@ impl Pricing for PeriodicPricing<'_> {
         let search = Search {
             threshold,
             stop_after: stop,
-            node_limit: self.settings.node_limit,
+            node_limit: if self.settled {
+                self.settings
+                    .settled_node_limit
+                    .min(self.settings.node_limit)
+            } else {
+                self.settings.node_limit
+            },
             solver: self.settings.node_solver,
         };
         let solved = branch_and_bound(&k, greedy, &search, deadline)?;
@@ -150,6 +241,7 @@ impl Pricing for PeriodicPricing<'_> {
         if columns.is_empty() {
             columns.push((column(&k, &solved.best), solved.value));
         }
+        self.remember(columns.iter().map(|(c, _)| c));
         log::debug!(
             "pricing: heuristics {:.4}s, exact {:.4}s ({} nodes)",
             (t1 - t0).as_secs_f64(),
