@@ -46,6 +46,33 @@ pub fn directional(
     upper: &[u32],
     e: [f64; 2],
 ) -> Option<(f64, Vec<f64>)> {
+    let mut x: Vec<f64> = lower.iter().map(|&l| f64::from(l)).collect();
+    let value = fractional(k, lower, upper, e, &mut Vec::new(), Some(&mut x))?;
+    Some((value, x))
+}
+
+/// The value of [`directional`] alone, with the sort buffer `free` reused across calls (the
+/// disc search evaluates many directions per node and keeps one point).
+fn directional_value(
+    k: &Knapsack,
+    lower: &[u32],
+    upper: &[u32],
+    e: [f64; 2],
+    free: &mut Vec<(f64, usize, f64)>,
+) -> Option<f64> {
+    fractional(k, lower, upper, e, free, None)
+}
+
+/// The fractional knapsack along `e`; when `x` is given (holding `lower`), the taken amounts
+/// are added to it.
+fn fractional(
+    k: &Knapsack,
+    lower: &[u32],
+    upper: &[u32],
+    e: [f64; 2],
+    free: &mut Vec<(f64, usize, f64)>,
+    mut x: Option<&mut Vec<f64>>,
+) -> Option<f64> {
     // A direction from a failed solve could be NaN: the origin is always a valid direction.
     let e = if e[0].is_finite() && e[1].is_finite() {
         into_disc(e)
@@ -54,9 +81,8 @@ pub fn directional(
     };
     let mut room = k.capacity;
     let mut value = 0.0;
-    let mut x: Vec<f64> = lower.iter().map(|&l| f64::from(l)).collect();
     // (profit per unit of weight, item, weight); zero weight ranks first (free profit).
-    let mut free: Vec<(f64, usize, f64)> = Vec::with_capacity(k.items.len());
+    free.clear();
     for (i, ((it, &l), &u)) in k.items.iter().zip(lower).zip(upper).enumerate() {
         let w = (it.mean + e[0] * it.x + e[1] * it.y).max(0.0);
         room -= w * f64::from(l);
@@ -73,9 +99,10 @@ pub fn directional(
     if room < -FIT_TOLERANCE {
         return None;
     }
-    // A key per item, compared with `total_cmp`: a total order, unlike cross-multiplied ratios.
+    // A key per item, compared with `total_cmp`: a total order, unlike cross-multiplied ratios
+    // (so an unstable sort gives the one order, and is faster).
     free.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    for (_, i, w) in free {
+    for &(_, i, w) in free.iter() {
         let n = f64::from(upper[i] - lower[i]);
         let take = if w <= 0.0 {
             n
@@ -84,12 +111,14 @@ pub fn directional(
         };
         value += k.items[i].profit * take;
         room -= w * take;
-        x[i] += take;
+        if let Some(x) = x.as_deref_mut() {
+            x[i] += take;
+        }
         if take < n {
             break;
         }
     }
-    Some((value, x))
+    Some(value)
 }
 
 /// The Lagrangian bound of cone multipliers `z` (pushed into the cone first):
@@ -137,9 +166,8 @@ pub fn directional_search(
     cutoff: f64,
 ) -> Relaxed {
     let flat = k.items.iter().all(|it| it.x == 0.0 && it.y == 0.0);
-    let eval = |e: [f64; 2]| directional(k, lower, upper, e);
     if flat {
-        return match eval([0.0, 0.0]) {
+        return match directional(k, lower, upper, [0.0, 0.0]) {
             None => Relaxed::Infeasible,
             Some((bound, x)) => Relaxed::Bounded {
                 bound,
@@ -148,6 +176,17 @@ pub fn directional_search(
             },
         };
     }
+    let mut free = Vec::with_capacity(k.items.len());
+    let mut eval = |e: [f64; 2]| directional_value(k, lower, upper, e, &mut free);
+    // The point of the best direction, evaluated once at the end.
+    let point = |bound: f64, e: [f64; 2]| match directional(k, lower, upper, e) {
+        Some((_, x)) => Relaxed::Bounded {
+            bound,
+            x,
+            dir: Some(e),
+        },
+        None => Relaxed::Infeasible,
+    };
     let mut starts: Vec<[f64; 2]> = Vec::new();
     match e0 {
         Some(e) => starts.push(into_disc(e)),
@@ -160,25 +199,20 @@ pub fn directional_search(
             }
         }
     }
-    type Point = ([f64; 2], (f64, Vec<f64>));
-    let mut best: Option<Point> = None;
+    let mut best: Option<([f64; 2], f64)> = None;
     for e in starts {
         match eval(e) {
             None => return Relaxed::Infeasible,
             Some(b) => {
-                if best.as_ref().is_none_or(|(_, bb)| b.0 < bb.0) {
+                if best.is_none_or(|(_, bb)| b < bb) {
                     best = Some((e, b));
                 }
             }
         }
     }
     let (mut e, mut val) = best.expect("at least one start");
-    if val.0 <= cutoff {
-        return Relaxed::Bounded {
-            bound: val.0,
-            x: val.1,
-            dir: Some(e),
-        };
+    if val <= cutoff {
+        return point(val, e);
     }
     // The search only tightens a bound that is valid anyway: a few dozen evaluations suffice.
     let mut step = if e0.is_some() { 0.02 } else { 0.1 };
@@ -190,16 +224,12 @@ pub fn directional_search(
             let cand = into_disc([e[0] + d[0], e[1] + d[1]]);
             match eval(cand) {
                 None => return Relaxed::Infeasible,
-                Some(b) if b.0 < val.0 - 1e-15 => {
+                Some(b) if b < val - 1e-15 => {
                     e = cand;
                     val = b;
                     moved = true;
-                    if val.0 <= cutoff {
-                        return Relaxed::Bounded {
-                            bound: val.0,
-                            x: val.1,
-                            dir: Some(e),
-                        };
+                    if val <= cutoff {
+                        return point(val, e);
                     }
                     break;
                 }
@@ -212,11 +242,7 @@ pub fn directional_search(
             step *= 0.5;
         }
     }
-    Relaxed::Bounded {
-        bound: val.0,
-        x: val.1,
-        dir: Some(e),
-    }
+    point(val, e)
 }
 
 /// The node SOCP, built once per knapsack and re-solved with new bounds.
