@@ -147,6 +147,8 @@ fn tiny_instances_against_brute_force() {
                 }
             }
             if m == Method::Cg {
+                // Tiny searches never reach a node cap: the loop ends with a proof or a closure.
+                assert_eq!(sol.stats["pricing_limit"], 0.0, "seed {seed}");
                 let z = sol.lp_bound.unwrap();
                 let w = peak::total_demand_bound(&inst);
                 // z_LP ≥ W/C up to rounding; machines ≥ ⌈z_LP⌉ and ≥ ⌈W/C⌉.

@@ -25,7 +25,9 @@ pub struct PricingSettings {
     pub settled_node_limit: u64,
     /// Duals at or below this are treated as zero (the job is left out of the knapsack).
     pub min_profit: f64,
-    /// A column must be worth more than `1 + improvement_tol` to be returned.
+    /// A column must be worth more than `1 + improvement_tol` to be returned. Must be at least
+    /// the loop's `reduced_cost_tol` (the solver raises it to that): a column the pricing calls
+    /// improving but the loop does not ends the loop with neither a column nor a proof.
     pub improvement_tol: f64,
     /// Greedy columns seeded with each of this many most profitable jobs, per call.
     pub greedy_seeds: usize,
@@ -51,7 +53,7 @@ impl Default for PricingSettings {
             node_limit: 5_000_000,
             settled_node_limit: 20_000,
             min_profit: 1e-12,
-            improvement_tol: 1e-9,
+            improvement_tol: 1e-7,
             greedy_seeds: 20,
             partial: 3,
             node_solver: NodeSolver::Directional,
