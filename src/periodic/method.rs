@@ -200,7 +200,7 @@ fn column_generation(
     }
     let initial_columns = master.len();
     // The pricing's notion of an improving column must not be finer than the loop's: a column
-    // worth 1 + 1e-8 once stopped a loop 0.2% above its LP (measured, docs/results.md).
+    // worth 1 + 1e-8 once stopped a loop with its master 0.14% above the bound (models/periodic.md).
     let mut pricing_settings = settings.pricing.clone();
     pricing_settings.improvement_tol = pricing_settings
         .improvement_tol
