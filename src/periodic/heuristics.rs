@@ -4,7 +4,7 @@
 
 use super::instance::Instance;
 use super::packing::Machine;
-use super::peak::{fits, total_demand_bound, Load};
+use super::peak::{fit_limit, total_demand_bound, Load};
 
 fn task_order(inst: &Instance) -> Vec<usize> {
     let mut jobs: Vec<usize> = (0..inst.jobs.len()).collect();
@@ -22,14 +22,15 @@ fn task_order(inst: &Instance) -> Vec<usize> {
 /// BFD: each task goes to the machine whose peak *after* adding it is largest while still
 /// fitting; a new machine is opened when none fits.
 pub fn best_fit_decreasing(inst: &Instance) -> Vec<Machine> {
+    let limit = fit_limit(inst);
     let mut machines: Vec<Machine> = Vec::new();
     for j in task_order(inst) {
         let task = Load::of_task(inst, j);
         let mut best: Option<(usize, f64)> = None;
         for (k, m) in machines.iter().enumerate() {
-            let after = m.load.plus(&task);
-            if fits(inst, &after) && best.is_none_or(|(_, p)| after.peak() > p) {
-                best = Some((k, after.peak()));
+            let peak = m.load.plus(&task).peak();
+            if peak <= limit && best.is_none_or(|(_, p)| peak > p) {
+                best = Some((k, peak));
             }
         }
         let k = match best {
@@ -47,14 +48,15 @@ pub fn best_fit_decreasing(inst: &Instance) -> Vec<Machine> {
 /// `MM(M)`: `m` machines; each task goes to the machine whose peak after adding it is
 /// smallest, if it fits. `None` when some task fits nowhere.
 pub fn min_max(inst: &Instance, m: usize) -> Option<Vec<Machine>> {
+    let limit = fit_limit(inst);
     let mut machines = vec![Machine::default(); m];
     for j in task_order(inst) {
         let task = Load::of_task(inst, j);
         let mut best: Option<(usize, f64)> = None;
         for (k, mach) in machines.iter().enumerate() {
-            let after = mach.load.plus(&task);
-            if fits(inst, &after) && best.is_none_or(|(_, p)| after.peak() < p) {
-                best = Some((k, after.peak()));
+            let peak = mach.load.plus(&task).peak();
+            if peak <= limit && best.is_none_or(|(_, p)| peak < p) {
+                best = Some((k, peak));
             }
         }
         machines[best?.0].push(inst, j);

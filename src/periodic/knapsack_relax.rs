@@ -51,20 +51,9 @@ pub fn directional(
     Some((value, x))
 }
 
-/// The value of [`directional`] alone, with the sort buffer `free` reused across calls (the
-/// disc search evaluates many directions per node and keeps one point).
-fn directional_value(
-    k: &Knapsack,
-    lower: &[u32],
-    upper: &[u32],
-    e: [f64; 2],
-    free: &mut Vec<(f64, usize, f64)>,
-) -> Option<f64> {
-    fractional(k, lower, upper, e, free, None)
-}
-
-/// The fractional knapsack along `e`; when `x` is given (holding `lower`), the taken amounts
-/// are added to it.
+/// The fractional knapsack along `e`: its value; when `x` is given (holding `lower`), the taken
+/// amounts are added to it. `free` is a sort buffer, reused across calls by the disc search
+/// (which evaluates many directions per node and keeps one point).
 fn fractional(
     k: &Knapsack,
     lower: &[u32],
@@ -177,7 +166,7 @@ pub fn directional_search(
         };
     }
     let mut free = Vec::with_capacity(k.items.len());
-    let mut eval = |e: [f64; 2]| directional_value(k, lower, upper, e, &mut free);
+    let mut eval = |e: [f64; 2]| fractional(k, lower, upper, e, &mut free, None);
     // The point of the best direction, evaluated once at the end.
     let point = |bound: f64, e: [f64; 2]| match directional(k, lower, upper, e) {
         Some((_, x)) => Relaxed::Bounded {

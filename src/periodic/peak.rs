@@ -42,11 +42,11 @@ impl Load {
 
     /// This load plus `n` tasks of job `j`.
     pub fn with(&self, inst: &Instance, j: usize, n: f64) -> Load {
-        let job = &inst.jobs[j];
+        let t = Load::of_task(inst, j);
         Load {
-            mean: self.mean + n * job.mean,
-            x: self.x + n * job.x(),
-            y: self.y + n * job.y(),
+            mean: self.mean + n * t.mean,
+            x: self.x + n * t.x,
+            y: self.y + n * t.y,
         }
     }
 
@@ -69,9 +69,14 @@ pub fn load_of(inst: &Instance, tasks: &[(usize, u32)]) -> Load {
     l
 }
 
+/// The largest peak that fits in a machine.
+pub fn fit_limit(inst: &Instance) -> f64 {
+    inst.capacity + FIT_TOLERANCE
+}
+
 /// True when the configuration's peak fits in a machine.
 pub fn fits(inst: &Instance, load: &Load) -> bool {
-    load.peak() <= inst.capacity + FIT_TOLERANCE
+    load.peak() <= fit_limit(inst)
 }
 
 /// `W`: the peak over time of the demand of all tasks together (§5.1).

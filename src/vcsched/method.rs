@@ -235,25 +235,24 @@ pub struct SharedRelaxation {
 }
 
 impl SharedRelaxation {
-    /// The relaxation of `inst` and the seconds it took, solved on first use; `reused` tells
-    /// whether it came from an earlier call.
+    /// The relaxation of `inst`, solved on first use, and — when it came from an earlier
+    /// call — the seconds that call spent solving it.
     fn get(
         &self,
         inst: &Instance,
         settings: &Settings,
         deadline: &Deadline,
-    ) -> Result<(Rc<milp::Relaxation>, f64, bool)> {
+    ) -> Result<(Rc<milp::Relaxation>, Option<f64>)> {
         if let Some((r, secs)) = self.cell.borrow().as_ref() {
-            return Ok((Rc::clone(r), *secs, true));
+            return Ok((Rc::clone(r), Some(*secs)));
         }
         let began = Instant::now();
         let r = Rc::new(milp::solve_relaxation(inst, &settings.highs, deadline)?);
-        let secs = began.elapsed().as_secs_f64();
         // A relaxation cut short by the deadline is not worth keeping.
         if r.finished {
-            *self.cell.borrow_mut() = Some((Rc::clone(&r), secs));
+            *self.cell.borrow_mut() = Some((Rc::clone(&r), began.elapsed().as_secs_f64()));
         }
-        Ok((r, secs, false))
+        Ok((r, None))
     }
 }
 
@@ -278,12 +277,11 @@ pub fn solve_sharing(
     };
     let flat = flat.as_ref();
     let closed = milp::closed_form_bound(inst);
-    let mut reused_secs = 0.0;
+    // Seconds of a relaxation solved by an earlier method, counted in this one's time.
+    let mut reused = None;
     let mut relaxation = |of: &Instance| -> Result<Rc<milp::Relaxation>> {
-        let (r, secs, reused) = lp.get(of, settings, &deadline)?;
-        if reused {
-            reused_secs = secs;
-        }
+        let (r, secs) = lp.get(of, settings, &deadline)?;
+        reused = secs;
         Ok(r)
     };
     let mut found = match (method, closed) {
@@ -332,11 +330,11 @@ pub fn solve_sharing(
     if inst.is_adaptation() && !matches!(method, Method::Milp | Method::Adapt) {
         found = fit_budget(inst, found);
     }
-    if reused_secs > 0.0 {
+    if reused.is_some() {
         found = found.stat("lp_shared", 1.0);
     }
     let mut sol = finish(inst, method, settings, closed, found, began)?;
-    sol.seconds += reused_secs;
+    sol.seconds += reused.unwrap_or(0.0);
     Ok(sol)
 }
 
