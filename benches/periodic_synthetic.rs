@@ -2,8 +2,8 @@
 //! capacity 20, seeds 1…K (default 5): column generation with a per-instance time limit
 //! (default 60 s), and BFD, MM, MMM for comparison.
 //!
-//! `cargo bench --bench periodic_synthetic -- [--seeds K] [--time-limit S] [--jobs J]`
-//! prints one line per instance and a median per scenario: first-phase seconds, total seconds,
+//! `cargo bench --bench periodic_synthetic -- [--seeds K] [--time-limit S] [--jobs J]
+//! [--settings FILE] [--tasks large|medium|small]` prints one line per instance and a median per scenario: first-phase seconds, total seconds,
 //! iterations, machines / ⌈z_LP⌉ (LP bound proven so far), machines / ⌈W/C⌉, and the heuristics'
 //! machines / ⌈W/C⌉. Under `cargo test --benches` it runs one tiny instance only.
 
@@ -31,11 +31,25 @@ fn main() {
     } else {
         get("--jobs", 100.0) as usize
     };
+    let text = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+    };
+    // `--settings FILE`: the method's settings as JSON (as `solve periodic --settings`).
+    let base = match text("--settings") {
+        Some(f) => Settings::load(std::path::Path::new(f)).expect("settings file"),
+        None => Settings::default(),
+    };
     let settings = Settings {
         time_limit: Some(limit),
-        ..Settings::default()
+        ..base
     };
+    let only: Option<TaskSize> = text("--tasks").map(|t| t.parse().expect("--tasks"));
     for tasks in [TaskSize::Large, TaskSize::Medium, TaskSize::Small] {
+        if only.is_some_and(|o| o != tasks) {
+            continue;
+        }
         for amplitude in [Amplitude::Large, Amplitude::Small] {
             let (mut p1, mut tot, mut vs_lp, mut vs_w, mut bfd, mut mm, mut mmm) =
                 (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);

@@ -10,7 +10,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use vcalloc::vcsched::perturb::{adaptation, Perturbation};
 use vcalloc::vcsched::{
-    avg_lp, generate, mcb, milp, placement_min_yield, solve, Method, Settings, Spec,
+    avg_lp, generate, mcb, placement_min_yield, relaxation, solve, Method, Settings, Spec,
 };
 
 fn parallel(c: &mut Criterion) {
@@ -31,7 +31,7 @@ fn parallel(c: &mut Criterion) {
             b.iter(|| solve(black_box(&inst), m, &settings).unwrap())
         });
     }
-    let ub = milp::closed_form_bound(&inst).expect("feasible relaxation");
+    let ub = relaxation::closed_form_bound(&inst).expect("feasible relaxation");
     let p = mcb::mcb(&inst.flattened(), 8, ub, 1e-4)
         .placement
         .expect("packs");

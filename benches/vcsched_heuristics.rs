@@ -7,7 +7,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use std::path::Path;
-use vcalloc::vcsched::{greedy, mcb, milp, solve, Instance, Method, Settings};
+use vcalloc::vcsched::{greedy, mcb, relaxation, solve, Instance, Method, Settings};
 
 fn instance() -> Instance {
     Instance::load(Path::new("data/vcsched-64x500.json"), None).expect("bench input")
@@ -15,7 +15,7 @@ fn instance() -> Instance {
 
 fn placement(c: &mut Criterion) {
     let inst = instance();
-    let ub = milp::closed_form_bound(&inst).expect("feasible relaxation");
+    let ub = relaxation::closed_form_bound(&inst).expect("feasible relaxation");
     let mut g = c.benchmark_group("place");
     g.bench_function("mcb8_64x500", |b| {
         b.iter(|| mcb::mcb(black_box(&inst), 8, ub, 1e-4))

@@ -335,3 +335,74 @@ fn bad_arguments() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The guide's settings example, written out by the library itself, is accepted and solves;
+/// bad settings files are rejected with file, field, value and reason.
+#[test]
+fn settings_files() {
+    let d = tempfile::tempdir().unwrap();
+    let f = Path::new("data/bpplib/Falkenauer_u120_00.txt");
+    let all = serde_json::to_string(&vcalloc::periodic::Settings::default()).unwrap();
+    let good = write(&d, "all.json", &all);
+    let out_file = d.path().join("cg.json");
+    let out = vcalloc(&[
+        "solve",
+        "periodic",
+        f.to_str().unwrap(),
+        "--method",
+        "cg",
+        "--settings",
+        good.to_str().unwrap(),
+        "--output",
+        out_file.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let check = vcalloc(&["verify", f.to_str().unwrap(), out_file.to_str().unwrap()]);
+    assert_eq!(check.status.code(), Some(0));
+    let cases: [(&str, &[&str]); 6] = [
+        (
+            r#"{"cg": {"smoothing": 1.5}}"#,
+            &["field `cg.smoothing`", "1.5", "[0, 1)"],
+        ),
+        (
+            r#"{"cg": {"smothing": 0.5}}"#,
+            &["cg.smothing", "unknown field"],
+        ),
+        (
+            r#"{"integer_time_limit": -1}"#,
+            &["integer_time_limit", "-1", "positive"],
+        ),
+        (
+            r#"{"pricing": {"node_bound": "tight"}}"#,
+            &["pricing.node_bound", "unknown variant"],
+        ),
+        (
+            r#"{"cg": {"max_columns_per_iteration": 0}}"#,
+            &["max_columns_per_iteration", "at least 1"],
+        ),
+        ("", &["empty"]),
+    ];
+    for (k, (text, fragments)) in cases.iter().enumerate() {
+        let p = write(&d, &format!("bad{k}.json"), text);
+        let mut want = vec![format!("bad{k}.json")];
+        want.extend(fragments.iter().map(|s| s.to_string()));
+        let want: Vec<&str> = want.iter().map(String::as_str).collect();
+        rejects(f, &["--settings", p.to_str().unwrap()], &want);
+    }
+    // An option overrides the file and is named when it is the bad value.
+    rejects(
+        f,
+        &[
+            "--settings",
+            good.to_str().unwrap(),
+            "--integer-time-limit",
+            "0",
+        ],
+        &["--integer-time-limit", "positive"],
+    );
+}

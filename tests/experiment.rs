@@ -18,6 +18,7 @@ fn opts(set: SetName, out: &Path, methods: &[&str]) -> RunOptions {
         shard: None,
         seed: 7,
         save_instances: false,
+        relaxation: Default::default(),
     }
 }
 

@@ -297,7 +297,7 @@ fn tailing_off_stops_early_and_stays_honest() {
     settings.cg.tail_gap = 1.0;
     settings.cg.closure_gap = 0.0;
     let mut tailed = 0;
-    for seed in 0..3 {
+    for seed in 0..8 {
         let inst = periodic::generate(
             periodic::TaskSize::Medium,
             periodic::Amplitude::Large,

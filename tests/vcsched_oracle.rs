@@ -157,7 +157,7 @@ fn methods_stopped_by_the_deadline_answer_honestly() {
         time_limit: Some(0.01),
         ..Settings::default()
     };
-    let closed = vcalloc::vcsched::milp::closed_form_bound(&inst);
+    let closed = vcalloc::vcsched::relaxation::closed_form_bound(&inst);
     for m in [Method::Rrnd, Method::Rrnz, Method::LpBound] {
         let sol = solve(&inst, m, &settings).unwrap();
         check_verified(&inst, &sol, 0);

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use std::path::Path;
 use vcalloc::vcsched::{
-    milp, solve, solve_sharing, verify, Instance, Job, Method, Settings, SharedRelaxation,
+    relaxation, solve, solve_sharing, verify, Instance, Job, Method, Settings, SharedRelaxation,
 };
 use vcalloc::Status;
 
@@ -37,7 +37,7 @@ proptest! {
     #[test]
     fn heuristics_verify_and_respect_the_bound(inst in instance()) {
         let settings = Settings::default();
-        let bound = milp::closed_form_bound(&inst);
+        let bound = relaxation::closed_form_bound(&inst);
         for m in [Method::Gr, Method::Sg, Method::Gb, Method::Sgb, Method::Mcb(1), Method::Mcb(5), Method::Mcb(8)] {
             let sol = solve(&inst, m, &settings).unwrap();
             prop_assert!(verify(&inst, &sol).is_empty(), "{}: {:?}", m, verify(&inst, &sol));
@@ -66,7 +66,7 @@ proptest! {
             prop_assert_eq!(alone.upper_bound, with.upper_bound);
             prop_assert_eq!(alone.status, with.status);
             // An infeasible instance (no closed-form bound) is settled without the LP.
-            let feasible = milp::closed_form_bound(&inst).is_some();
+            let feasible = relaxation::closed_form_bound(&inst).is_some();
             prop_assert_eq!(with.stats.contains_key("lp_shared"), k > 0 && feasible);
         }
     }

@@ -3,6 +3,7 @@
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use vcalloc::periodic;
+use vcalloc::vcsched::relaxation::Route;
 use vcalloc::vcsched::Method;
 
 /// Optimal and certified near-optimal resource allocation for virtualized clusters.
@@ -111,6 +112,10 @@ pub struct ExperimentArgs {
     /// Also write every instance to OUT/instances/ID.json.
     #[arg(long)]
     pub save_instances: bool,
+    /// VCSched `lp-bound`, RRND, RRNZ: the LP that gives the relaxation's point, `face`
+    /// (the optimal face, fast) or `full` (the whole relaxation).
+    #[arg(long, default_value = "face", value_parser = parse_route)]
+    pub relaxation: Route,
 }
 
 #[derive(Debug, Subcommand)]
@@ -131,21 +136,29 @@ pub struct SolvePeriodic {
     /// Wall-clock limit in seconds for the whole method.
     #[arg(long)]
     pub time_limit: Option<f64>,
-    /// Cap in seconds on the integer finish of `cg`.
-    #[arg(long, default_value_t = 10.0)]
-    pub integer_time_limit: f64,
+    /// Cap in seconds on the integer finish of `cg` (default 10).
+    #[arg(long)]
+    pub integer_time_limit: Option<f64>,
     /// Input format (guessed from the content when absent).
     #[arg(long, value_parser = parse_format)]
     pub format: Option<periodic::Format>,
-    /// Wentges dual smoothing weight in [0, 1) (0: off).
-    #[arg(long, default_value_t = 0.0)]
-    pub smoothing: f64,
+    /// Every setting of the method as JSON (the `Settings` of `docs/guide.md`; fields left out
+    /// keep their defaults); the options below override it.
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
+    /// Wentges dual smoothing weight in [0, 1) (default 0: off).
+    #[arg(long)]
+    pub smoothing: Option<f64>,
     /// Run the exact pricing at every iteration (a Lagrangian bound each time).
     #[arg(long)]
     pub exact_pricing: bool,
-    /// Node relaxation of the pricing branch-and-bound: directional or clarabel.
-    #[arg(long, default_value = "directional")]
-    pub node_relaxation: vcalloc::periodic::knapsack_bnb::NodeSolver,
+    /// Node relaxation of the pricing branch-and-bound: directional (default) or clarabel.
+    #[arg(long)]
+    pub node_relaxation: Option<vcalloc::periodic::knapsack_bnb::NodeSolver>,
+    /// Bound of the knapsack along a direction in the pricing: integer (Martello–Toth,
+    /// default) or fractional (Dantzig; its minimum over directions is the SOCP value).
+    #[arg(long)]
+    pub node_bound: Option<vcalloc::periodic::knapsack_relax::Bound>,
     /// Write the solution JSON here instead of standard output.
     #[arg(long)]
     pub output: Option<PathBuf>,
@@ -191,6 +204,10 @@ pub struct SolveVcsched {
     /// MILP: do not seed HiGHS with the MCB8 placement.
     #[arg(long)]
     pub no_warm_start: bool,
+    /// `lp-bound`, RRND, RRNZ: the LP that gives the relaxation's point, `face` (the optimal
+    /// face `Y = Y*`, fast) or `full` (the whole relaxation; budgeted adaptations always).
+    #[arg(long, default_value = "face", value_parser = parse_route)]
+    pub relaxation: Route,
 }
 
 #[derive(Debug, Subcommand)]
@@ -254,6 +271,10 @@ pub struct GenerateVcsched {
 }
 
 fn parse_method(s: &str) -> Result<Method, String> {
+    s.parse()
+}
+
+fn parse_route(s: &str) -> Result<Route, String> {
     s.parse()
 }
 

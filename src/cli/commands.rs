@@ -100,6 +100,7 @@ fn solve(a: &SolveVcsched) -> vcalloc::Result<i32> {
         symmetry_breaking: !a.no_symmetry_breaking,
         warm_start: !a.no_warm_start,
         budget: a.budget,
+        relaxation: a.relaxation,
         ..Settings::default()
     };
     settings.highs.threads = a.threads;

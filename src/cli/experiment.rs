@@ -17,6 +17,7 @@ fn sweep(set: SetName, a: &ExperimentArgs) -> vcalloc::Result<i32> {
         shard: a.shard,
         seed: a.seed,
         save_instances: a.save_instances,
+        relaxation: a.relaxation,
     };
     let summary = experiment::run(&opts)?;
     let rows = experiment::read_rows(&experiment::results_path(&a.out))?;

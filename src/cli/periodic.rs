@@ -4,41 +4,48 @@ use super::args::SolvePeriodic;
 use super::commands::emit;
 use std::path::Path;
 use vcalloc::periodic::{self, Format, Instance, Settings, Solution};
-use vcalloc::{InputError, Location};
+use vcalloc::Location;
 
 pub fn solve(a: &SolvePeriodic) -> vcalloc::Result<i32> {
     let inst = Instance::load(&a.file, a.format)?;
-    if !(0.0..1.0).contains(&a.smoothing) {
-        return Err(InputError::new(
-            "<arguments>",
-            Location::Argument("--smoothing".into()),
-            a.smoothing.to_string(),
-            "must be in [0, 1)",
-        )
-        .into());
-    }
-    for (name, v) in [
-        ("--time-limit", a.time_limit),
-        ("--integer-time-limit", Some(a.integer_time_limit)),
-    ] {
-        if let Some(t) = v.filter(|t| !(t.is_finite() && *t > 0.0)) {
-            return Err(InputError::new(
-                "<arguments>",
-                Location::Argument(name.into()),
-                t.to_string(),
-                "must be a positive number of seconds",
-            )
-            .into());
-        }
-    }
-    let mut settings = Settings {
-        time_limit: a.time_limit,
-        integer_time_limit: a.integer_time_limit,
-        ..Settings::default()
+    let mut settings = match &a.settings {
+        Some(p) => Settings::load(p)?,
+        None => Settings::default(),
     };
-    settings.cg.smoothing = a.smoothing;
-    settings.pricing.exact_every_iteration = a.exact_pricing;
-    settings.pricing.node_solver = a.node_relaxation;
+    // Options override the file; each is checked as the file's fields are.
+    let args = Path::new("<arguments>");
+    if a.time_limit.is_some() {
+        settings.time_limit = a.time_limit;
+    }
+    if let Some(t) = a.integer_time_limit {
+        settings.integer_time_limit = t;
+    }
+    if let Some(s) = a.smoothing {
+        settings.cg.smoothing = s;
+    }
+    if a.exact_pricing {
+        settings.pricing.exact_every_iteration = true;
+    }
+    if let Some(n) = a.node_relaxation {
+        settings.pricing.node_solver = n;
+    }
+    if let Some(b) = a.node_bound {
+        settings.pricing.node_bound = b;
+    }
+    // The file's values were checked as it was read: a value rejected now came from an option.
+    settings.check(args).map_err(|e| match e {
+        vcalloc::Error::Input(mut i) => {
+            if let Location::Field(f) = &i.location {
+                let option = match f.as_str() {
+                    "cg.smoothing" => "--smoothing".to_string(),
+                    other => format!("--{}", other.replace('_', "-")),
+                };
+                i.location = Location::Argument(option);
+            }
+            vcalloc::Error::Input(i)
+        }
+        other => other,
+    })?;
     let sol = periodic::solve(&inst, a.method, &settings)?;
     emit(&sol.to_json(), a.output.as_deref())?;
     if a.output.is_some() {

@@ -33,6 +33,8 @@ pub struct RunOptions {
     pub seed: u64,
     /// Also write every instance to `out/instances/ID.json`.
     pub save_instances: bool,
+    /// VCSched: the LP giving the relaxation's point (`lp-bound`, RRND, RRNZ).
+    pub relaxation: vcsched::relaxation::Route,
 }
 
 /// What a sweep did.
@@ -123,6 +125,7 @@ fn fill_vcsched(
     let mut settings = vcsched::Settings {
         time_limit: opts.time_limit,
         seed: inst.seed,
+        relaxation: opts.relaxation,
         ..Default::default()
     };
     settings.highs.threads = 1;

@@ -10,7 +10,7 @@
 //! the threshold, so a complete search proves `optimum ≤ max(best, threshold)`.
 
 use super::knapsack::Knapsack;
-use super::knapsack_relax::{directional, directional_search, Relaxed, Socp};
+use super::knapsack_relax::{directional, directional_search, Bound, Relaxed, Socp};
 use crate::error::Result;
 use crate::solver::Deadline;
 use serde::{Deserialize, Serialize};
@@ -49,6 +49,8 @@ pub struct Search {
     pub node_limit: u64,
     /// Node relaxation.
     pub solver: NodeSolver,
+    /// Bound of the knapsack along a direction (the directional relaxation and the screen).
+    pub bound: Bound,
 }
 
 /// The answer of the branch-and-bound.
@@ -117,7 +119,7 @@ pub fn branch_and_bound(
             continue;
         }
         if let Some(e) = node.dir {
-            match directional(k, &node.lower, &node.upper, e) {
+            match directional(k, &node.lower, &node.upper, e, search.bound) {
                 None => continue,
                 Some((b, _)) if b <= target + eps(target) => continue,
                 _ => {}
@@ -130,7 +132,7 @@ pub fn branch_and_bound(
         nodes += 1;
         let relaxed = match (search.solver, nodes == 1) {
             (NodeSolver::Clarabel, _) | (NodeSolver::Directional, true) => {
-                let r = socp.solve(k, &node.lower, &node.upper)?;
+                let r = socp.solve(k, &node.lower, &node.upper, search.bound)?;
                 match (search.solver, r) {
                     // At the root, polish Clarabel's direction with the angle search.
                     (NodeSolver::Directional, Relaxed::Bounded { bound, dir, x }) => {
@@ -140,6 +142,7 @@ pub fn branch_and_bound(
                             &node.upper,
                             dir,
                             f64::NEG_INFINITY,
+                            search.bound,
                         ) {
                             Relaxed::Bounded {
                                 bound: b2,
@@ -157,9 +160,14 @@ pub fn branch_and_bound(
                     (_, r) => r,
                 }
             }
-            (NodeSolver::Directional, false) => {
-                directional_search(k, &node.lower, &node.upper, node.dir, target + eps(target))
-            }
+            (NodeSolver::Directional, false) => directional_search(
+                k,
+                &node.lower,
+                &node.upper,
+                node.dir,
+                target + eps(target),
+                search.bound,
+            ),
         };
         let (bound, x, dir) = match relaxed {
             Relaxed::Infeasible => continue,

@@ -7,12 +7,13 @@ use super::peak::total_demand_bound;
 use super::pricing::{PeriodicPricing, PricingSettings};
 use super::solution::Solution;
 use crate::colgen::{self, CgSettings, Column, CoveringMaster};
-use crate::error::Result;
+use crate::error::{InputError, Location, Result};
 use crate::outcome::ceil_with_tolerance;
 use crate::solver::{Deadline, HighsSettings};
 use crate::Status;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 use std::time::Instant;
 
 /// A periodic-packing method.
@@ -90,6 +91,75 @@ impl Default for Settings {
             cg: CgSettings::default(),
             pricing: PricingSettings::default(),
             highs: HighsSettings::default(),
+        }
+    }
+}
+
+impl Settings {
+    /// Reads settings from a JSON file (fields left out keep their defaults) and checks them.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = crate::input::read_text(path)?;
+        let settings: Settings = crate::input::parse_json(&text, path, "settings")?;
+        settings.check(path)?;
+        Ok(settings)
+    }
+
+    /// Rejects values no method can honour, naming the field of `file`.
+    pub fn check(&self, file: &Path) -> Result<()> {
+        use Rule::*;
+        let checks = [
+            ("time_limit", self.time_limit.unwrap_or(1.0), Seconds),
+            ("integer_time_limit", self.integer_time_limit, Seconds),
+            ("cg.smoothing", self.cg.smoothing, Unit),
+            ("cg.reduced_cost_tol", self.cg.reduced_cost_tol, NonNegative),
+            ("cg.closure_gap", self.cg.closure_gap, NonNegative),
+            ("cg.tail_gap", self.cg.tail_gap, NonNegative),
+            (
+                "cg.max_columns_per_iteration",
+                self.cg.max_columns_per_iteration as f64,
+                AtLeastOne,
+            ),
+            ("pricing.min_profit", self.pricing.min_profit, NonNegative),
+            (
+                "pricing.improvement_tol",
+                self.pricing.improvement_tol,
+                NonNegative,
+            ),
+        ];
+        for (field, value, rule) in checks {
+            if !rule.holds(value) {
+                let loc = Location::Field(field.into());
+                return Err(InputError::new(file, loc, value.to_string(), rule.why()).into());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a numeric setting must be.
+#[derive(Clone, Copy)]
+enum Rule {
+    Seconds,
+    Unit,
+    NonNegative,
+    AtLeastOne,
+}
+
+impl Rule {
+    fn holds(self, v: f64) -> bool {
+        match self {
+            Rule::Seconds => v.is_finite() && v > 0.0,
+            Rule::Unit => (0.0..1.0).contains(&v),
+            Rule::NonNegative => v.is_finite() && v >= 0.0,
+            Rule::AtLeastOne => v >= 1.0,
+        }
+    }
+    fn why(self) -> &'static str {
+        match self {
+            Rule::Seconds => "must be a positive number of seconds",
+            Rule::Unit => "must be in [0, 1)",
+            Rule::NonNegative => "must be >= 0",
+            Rule::AtLeastOne => "must be at least 1",
         }
     }
 }

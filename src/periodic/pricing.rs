@@ -5,6 +5,7 @@
 use super::instance::Instance;
 use super::knapsack::{Item, Knapsack};
 use super::knapsack_bnb::{branch_and_bound, NodeSolver, Search};
+use super::knapsack_relax::Bound;
 use crate::colgen::{Column, Priced, Pricing};
 use crate::error::Result;
 use crate::solver::Deadline;
@@ -37,6 +38,8 @@ pub struct PricingSettings {
     pub partial: usize,
     /// Node relaxation of the branch-and-bound.
     pub node_solver: NodeSolver,
+    /// Bound of the knapsack along a direction in the directional relaxation.
+    pub node_bound: Bound,
     /// Greedy columns polished by swap local search when none improves (0: off).
     pub local_search_starts: usize,
     /// Known columns (the seeds and every column returned so far) worth the most at the
@@ -44,6 +47,9 @@ pub struct PricingSettings {
     /// off). The master's basic columns are worth exactly 1, so one swap away from them is
     /// where improving columns usually are.
     pub pool_starts: usize,
+    /// When none of those improves, further pool columns (up to this many in all, best first)
+    /// are polished one by one until one does.
+    pub pool_reach: usize,
 }
 
 impl Default for PricingSettings {
@@ -57,8 +63,10 @@ impl Default for PricingSettings {
             greedy_seeds: 20,
             partial: 3,
             node_solver: NodeSolver::Directional,
+            node_bound: Bound::default(),
             local_search_starts: 3,
             pool_starts: 5,
+            pool_reach: 100,
         }
     }
 }
@@ -119,7 +127,10 @@ impl<'a> PeriodicPricing<'a> {
         if count == 0 {
             return Vec::new();
         }
-        scored.select_nth_unstable_by(count - 1, |a, b| b.0.total_cmp(&a.0));
+        // Best first, ties by pool order.
+        let order = |a: &(f64, usize), b: &(f64, usize)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        scored.select_nth_unstable_by(count - 1, order);
+        scored[..count].sort_unstable_by(order);
         let slot: std::collections::HashMap<usize, usize> = k
             .items
             .iter()
@@ -162,6 +173,20 @@ impl<'a> PeriodicPricing<'a> {
     }
 }
 
+/// Swap-polishes the first `always` of `starts`, then the others in order (best first) until
+/// one of them is worth more than `threshold`. Each polish costs about as much as a hundred
+/// branch-and-bound nodes, so reaching further than the first few pays only when they fail.
+fn polish(k: &Knapsack, starts: &mut [Vec<u32>], threshold: f64, always: usize) {
+    let mut found = false;
+    for (i, u) in starts.iter_mut().enumerate() {
+        if found && i >= always {
+            return;
+        }
+        k.improve(u, 3);
+        found |= k.value(u) > threshold;
+    }
+}
+
 fn column(k: &Knapsack, u: &[u32]) -> Column {
     k.items
         .iter()
@@ -181,20 +206,19 @@ impl Pricing for PeriodicPricing<'_> {
         let threshold = 1.0 + self.settings.improvement_tol;
         let t0 = std::time::Instant::now();
         let mut family = k.greedy_family(self.settings.greedy_seeds);
-        if family.iter().all(|u| k.value(u) <= threshold) {
+        let improving = |f: &[Vec<u32>]| f.iter().any(|u| k.value(u) > threshold);
+        let reach = self.settings.pool_reach.max(self.settings.pool_starts);
+        if !improving(&family) {
             // Polish the best few greedy columns by swaps before paying for an exact search.
             family.sort_by(|a, b| k.value(b).total_cmp(&k.value(a)));
             family.truncate(self.settings.local_search_starts);
-            for u in family.iter_mut() {
-                k.improve(u, 3);
-            }
+            let all = family.len();
+            polish(&k, &mut family, threshold, all);
         }
-        if family.iter().all(|u| k.value(u) <= threshold) && self.settings.pool_starts > 0 {
-            let mut near = self.best_of_pool(&k, duals, self.settings.pool_starts);
-            for u in near.iter_mut() {
-                k.improve(u, 3);
-            }
-            if near.iter().any(|u| k.value(u) > threshold) {
+        if !improving(&family) && reach > 0 {
+            let mut near = self.best_of_pool(&k, duals, reach);
+            polish(&k, &mut near, threshold, self.settings.pool_starts);
+            if improving(&near) {
                 self.pool_hits += 1;
             }
             family.extend(near);
@@ -233,6 +257,7 @@ impl Pricing for PeriodicPricing<'_> {
                 self.settings.node_limit
             },
             solver: self.settings.node_solver,
+            bound: self.settings.node_bound,
         };
         let solved = branch_and_bound(&k, greedy, &search, deadline)?;
         let mut columns: Vec<(Column, f64)> = solved

@@ -3,6 +3,7 @@
 
 use super::allocation::{allocate, memory_feasible, Placement};
 use super::instance::Instance;
+use super::relaxation::{self, Route};
 use super::solution::{JobGrant, Solution};
 use super::{adapt, greedy, mcb, milp, relabel, rounding};
 use crate::error::{Error, InputError, Location, Result};
@@ -107,6 +108,9 @@ pub struct Settings {
     pub mcb_tolerance: f64,
     /// RRNZ: the probability given to hosts whose relaxed `e_ij` is zero (the paper's 0.01).
     pub rounding_epsilon: f64,
+    /// `lp-bound`, RRND, RRNZ: which LP gives the relaxation's optimal point (see
+    /// [`relaxation`]).
+    pub relaxation: Route,
     /// A solution is reported optimal when `upper_bound − min_yield` is at most this.
     pub gap_tolerance: f64,
     /// MILP: fix `e_ij = 0` for `j > i` (identical hosts; see `models/vcsched.md`).
@@ -133,6 +137,7 @@ impl Default for Settings {
             max_attempts: 500_000,
             mcb_tolerance: 1e-4,
             rounding_epsilon: 0.01,
+            relaxation: Route::default(),
             gap_tolerance: 1e-6,
             symmetry_breaking: true,
             warm_start: true,
@@ -231,7 +236,7 @@ pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Sol
 /// time, as if it had solved it, and the stat `lp_shared`.
 #[derive(Debug, Default)]
 pub struct SharedRelaxation {
-    cell: std::cell::RefCell<Option<(Rc<milp::Relaxation>, f64)>>,
+    cell: std::cell::RefCell<Option<(Rc<relaxation::Relaxation>, f64)>>,
 }
 
 impl SharedRelaxation {
@@ -242,12 +247,17 @@ impl SharedRelaxation {
         inst: &Instance,
         settings: &Settings,
         deadline: &Deadline,
-    ) -> Result<(Rc<milp::Relaxation>, Option<f64>)> {
+    ) -> Result<(Rc<relaxation::Relaxation>, Option<f64>)> {
         if let Some((r, secs)) = self.cell.borrow().as_ref() {
             return Ok((Rc::clone(r), Some(*secs)));
         }
         let began = Instant::now();
-        let r = Rc::new(milp::solve_relaxation(inst, &settings.highs, deadline)?);
+        let r = Rc::new(relaxation::solve(
+            inst,
+            settings.relaxation,
+            &settings.highs,
+            deadline,
+        )?);
         // A relaxation cut short by the deadline is not worth keeping.
         if r.finished {
             *self.cell.borrow_mut() = Some((Rc::clone(&r), began.elapsed().as_secs_f64()));
@@ -276,10 +286,10 @@ pub fn solve_sharing(
         Cow::Owned(_) => &private,
     };
     let flat = flat.as_ref();
-    let closed = milp::closed_form_bound(inst);
+    let closed = relaxation::closed_form_bound(inst);
     // Seconds of a relaxation solved by an earlier method, counted in this one's time.
     let mut reused = None;
-    let mut relaxation = |of: &Instance| -> Result<Rc<milp::Relaxation>> {
+    let mut relaxation = |of: &Instance| -> Result<Rc<relaxation::Relaxation>> {
         let (r, secs) = lp.get(of, settings, &deadline)?;
         reused = secs;
         Ok(r)
@@ -448,13 +458,13 @@ fn finish(
     Ok(sol)
 }
 
-fn lp_bound(inst: &Instance, relax: &milp::Relaxation) -> Found {
+fn lp_bound(inst: &Instance, relax: &relaxation::Relaxation) -> Found {
     let mut f = Found {
         infeasible: relax.value.is_none(),
         ..Found::placement(None)
     };
     f.bound = relax.value;
-    if let Some(c) = milp::closed_form_bound(inst) {
+    if let Some(c) = relaxation::closed_form_bound(inst) {
         f = f.stat("lp_closed_form", c);
     }
     match (relax.finished, relax.value) {
@@ -462,7 +472,7 @@ fn lp_bound(inst: &Instance, relax: &milp::Relaxation) -> Found {
         (false, _) => f = f.stat("lp_highs_unfinished", 1.0),
         _ => {}
     }
-    f
+    f.stat("lp_face", f64::from(u8::from(relax.route == Route::Face)))
 }
 
 fn exact(inst: &Instance, settings: &Settings, deadline: &Deadline, ub: f64) -> Result<Found> {

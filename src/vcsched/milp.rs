@@ -1,5 +1,6 @@
 //! The MILP of RR-6692 §2.5 (equations 3–11), its parallel-job form (§5.1, equations 12–21),
-//! its adaptation form (§6.1, equation 31) and its rational relaxation (§3.1).
+//! and its adaptation form (§6.1, equation 31); its rational relaxation (§3.1) is in
+//! [`super::relaxation`].
 //!
 //! Variables: `e_t_j ∈ {0,1}` (task `t` on host `j`), `a_t_j ∈ [0,1]` (CPU fraction of task `t`
 //! on host `j`), `Y ∈ [0,1]`; maximise `Y`. Tasks are named `i` for a sequential instance
@@ -10,8 +11,7 @@
 //! interchangeable tasks of a job).
 
 use super::instance::Instance;
-use crate::error::{Error, Result};
-use crate::solver::{self, Bounds, Deadline, HighsSettings, LinearModel, LinearStatus, Sense};
+use crate::solver::{self, Bounds, LinearModel, Sense};
 
 /// How the MILP is built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,81 +197,6 @@ pub fn placement_of(layout: &Layout, x: &[f64]) -> Vec<usize> {
                 .unwrap_or(0)
         })
         .collect()
-}
-
-/// The §3.1 closed form of the relaxation: `min(H / Σα_i, 1)` when `Σ m_i ≤ H`, else
-/// `None` (the relaxation, hence the problem, is infeasible).
-pub fn closed_form_bound(inst: &Instance) -> Option<f64> {
-    (inst.total_mem() <= inst.hosts as f64).then(|| (inst.hosts as f64 / inst.total_cpu()).min(1.0))
-}
-
-/// The relaxation solved by HiGHS: its value (or `None` if infeasible) and its point.
-/// Both values must agree; when HiGHS runs out of time, the closed form is returned alone.
-#[derive(Debug, Clone)]
-pub struct Relaxation {
-    /// Optimal `Y` of the LP, `None` when the LP is infeasible.
-    pub value: Option<f64>,
-    /// The LP's optimal point (for rounding heuristics).
-    pub columns: Option<Vec<f64>>,
-    /// Column layout of the point.
-    pub layout: Layout,
-    /// False when HiGHS stopped at the deadline: `value` is then the closed form alone and
-    /// there is no point.
-    pub finished: bool,
-}
-
-/// Solves the rational relaxation with HiGHS and checks it against the closed form.
-pub fn solve_relaxation(
-    inst: &Instance,
-    highs: &HighsSettings,
-    deadline: &Deadline,
-) -> Result<Relaxation> {
-    let (model, layout) = build(
-        inst,
-        Formulation {
-            symmetry_breaking: false,
-        },
-    );
-    let out = solver::solve(&model.relaxed(), highs, deadline, None)?;
-    let value = match out.status {
-        LinearStatus::Optimal => out.objective,
-        LinearStatus::Infeasible => None,
-        // A limit was reached: the closed form still stands, but there is no LP point.
-        LinearStatus::NoSolution | LinearStatus::Feasible => {
-            return Ok(Relaxation {
-                value: closed_form_bound(inst),
-                columns: None,
-                layout,
-                finished: false,
-            })
-        }
-        other => {
-            return Err(Error::Highs(format!(
-                "the LP relaxation ended {other:?} ({})",
-                out.raw_status
-            )))
-        }
-    };
-    let closed = closed_form_bound(inst);
-    // The closed form ignores the migration budget: with one, it only bounds the LP.
-    let budgeted = inst.is_adaptation() && inst.budget.is_some();
-    let agree = match (closed, value) {
-        (None, None) => true,
-        (Some(c), Some(v)) => (c - v).abs() <= 1e-6 || (budgeted && v <= c + 1e-6),
-        (Some(_), None) => budgeted,
-        (None, Some(_)) => false,
-    };
-    if !agree {
-        return Err(Error::Consistency(format!(
-            "LP relaxation: closed form {closed:?} but HiGHS {value:?}"
-        )));
-    }
-    Ok(Relaxation {
-        value,
-        columns: out.columns,
-        layout,
-        finished: true,
-    })
 }
 
 /// The MILP of `inst` as a CPLEX LP file; `source` names the instance in the header comment.

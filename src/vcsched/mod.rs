@@ -14,6 +14,7 @@ mod method;
 pub mod milp;
 pub mod perturb;
 pub mod relabel;
+pub mod relaxation;
 pub mod rounding;
 mod solution;
 mod verify;
