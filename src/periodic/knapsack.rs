@@ -3,6 +3,8 @@
 //! and `0 ≤ U_j ≤ min(N_j, ⌊C / C_j⌋)` integer. This file holds the data and the greedy;
 //! `knapsack_relax.rs` the node relaxations, `knapsack_bnb.rs` the exact branch-and-bound.
 
+use super::peak::norm;
+
 /// One candidate job of the knapsack.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Item {
@@ -31,13 +33,6 @@ pub struct Knapsack {
 
 /// Absolute tolerance on the peak when checking that a count vector fits.
 pub const FIT_TOLERANCE: f64 = super::peak::FIT_TOLERANCE;
-
-/// `‖(x, y)‖` without `hypot`'s overflow guards (a third of the pricing's time in a profile):
-/// loads are sums of at most a few hundred task amplitudes, far from overflow.
-#[inline]
-pub fn norm(x: f64, y: f64) -> f64 {
-    (x * x + y * y).sqrt()
-}
 
 impl Knapsack {
     /// Peak of a count vector.
