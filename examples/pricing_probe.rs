@@ -91,6 +91,8 @@ fn main() {
                 node_limit: 20_000_000,
                 solver: NodeSolver::Directional,
                 bound,
+                root_hint: None,
+                fixing: true,
             };
             let s =
                 branch_and_bound(&k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();

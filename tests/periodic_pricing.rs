@@ -77,6 +77,8 @@ fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64
         node_limit: u64::MAX,
         solver,
         bound,
+        root_hint: None,
+        fixing: true,
     };
     let s = branch_and_bound(k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
     assert!(k.fits(&s.best));
@@ -119,6 +121,8 @@ fn threshold_pruning_still_proves_the_bound() {
                 node_limit: u64::MAX,
                 solver: NodeSolver::Directional,
                 bound,
+                root_hint: None,
+                fixing: true,
             };
             let s =
                 branch_and_bound(&k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
@@ -334,9 +338,21 @@ fn the_integer_bound_is_valid_on_every_box() {
 /// The pricing oracle as the engine calls it — greedy, then polished pool columns, then the
 /// exact search — on random small instances and duals: every column it returns fits and is
 /// worth what it says; when an improving column exists it returns one; a proof it gives holds
-/// against enumeration; and the pool path is taken.
+/// against enumeration, and so does the probe's bound; and, without the probe, the pool path
+/// is taken.
 #[test]
 fn pricing_oracle_with_its_column_pool_is_sound() {
+    use vcalloc::periodic::PricingSettings;
+    // With the probe (the default) and without it (then the pool path is taken).
+    for probe_nodes in [PricingSettings::default().probe_nodes, 0] {
+        let pool_hits = oracle_run(probe_nodes);
+        if probe_nodes == 0 {
+            assert!(pool_hits > 0, "the pool path was never taken");
+        }
+    }
+}
+
+fn oracle_run(probe_nodes: u64) -> u64 {
     use vcalloc::colgen::{Column, Pricing};
     use vcalloc::periodic::heuristics::best_fit_decreasing;
     use vcalloc::periodic::{peak, Instance, Job, PeriodicPricing, PricingSettings};
@@ -358,7 +374,11 @@ fn pricing_oracle_with_its_column_pool_is_sound() {
             capacity: 20.0,
             jobs,
         };
-        let mut pricing = PeriodicPricing::new(&inst, PricingSettings::default());
+        let settings = PricingSettings {
+            probe_nodes,
+            ..PricingSettings::default()
+        };
+        let mut pricing = PeriodicPricing::new(&inst, settings);
         let seeds: Vec<Column> = best_fit_decreasing(&inst)
             .iter()
             .map(|m| m.tasks.iter().map(|&(j, n)| (j, f64::from(n))).collect())
@@ -396,8 +416,11 @@ fn pricing_oracle_with_its_column_pool_is_sound() {
             if let Some(v) = got.proven_max {
                 assert!(best <= v + 1e-9, "seed {seed}: proof {v} below {best}");
             }
+            if let Some(v) = got.upper_bound {
+                assert!(best <= v + 1e-9, "seed {seed}: bound {v} below {best}");
+            }
         }
         pool_hits += pricing.pool_hits;
     }
-    assert!(pool_hits > 0, "the pool path was never taken");
+    pool_hits
 }

@@ -201,12 +201,12 @@ pub fn run<P: Pricing>(
                 }
             }
         };
-        update_bound(&priced_at, priced.proven_max, &mut center);
+        update_bound(&priced_at, priced.max_bound(), &mut center);
         if smoothed.is_some() && improving(&priced.columns, &pi_out) >= -settings.reduced_cost_tol {
             priced_at = pi_out.clone();
             priced = pricing.price(&priced_at, deadline)?;
             nodes += priced.nodes;
-            update_bound(&priced_at, priced.proven_max, &mut center);
+            update_bound(&priced_at, priced.max_bound(), &mut center);
         }
         let pricing_seconds = t.elapsed().as_secs_f64();
         // Keep the best improving columns w.r.t. the master's own duals.

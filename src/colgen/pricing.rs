@@ -13,8 +13,21 @@ pub struct Priced {
     /// When `Some(v)`: a proof that no column has `π·a > v` (the exact pricing optimum, or an
     /// upper bound on it). `None` for a heuristic answer.
     pub proven_max: Option<f64>,
+    /// An upper bound on `max_a π·a` that proves nothing about convergence (e.g. a
+    /// relaxation's value): it still gives the loop a Lagrangian bound.
+    pub upper_bound: Option<f64>,
     /// Branch-and-bound nodes (or other work units) spent.
     pub nodes: u64,
+}
+
+impl Priced {
+    /// The tightest upper bound known on `max_a π·a`.
+    pub fn max_bound(&self) -> Option<f64> {
+        match (self.proven_max, self.upper_bound) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
 }
 
 /// A pricing oracle for a covering master with unit column costs.

@@ -10,7 +10,9 @@
 //! the threshold, so a complete search proves `optimum ≤ max(best, threshold)`.
 
 use super::knapsack::Knapsack;
-use super::knapsack_relax::{directional, directional_search, Bound, Relaxed, Socp};
+use super::knapsack_relax::{
+    directional, directional_search, fix_by_reduced_costs, Bound, Relaxed, Socp,
+};
 use crate::error::Result;
 use crate::solver::Deadline;
 use serde::{Deserialize, Serialize};
@@ -51,6 +53,11 @@ pub struct Search {
     pub solver: NodeSolver,
     /// Bound of the knapsack along a direction (the directional relaxation and the screen).
     pub bound: Bound,
+    /// With the directional node solver: start the root's disc search here instead of
+    /// solving the root SOCP with Clarabel (e.g. the previous pricing's root direction).
+    pub root_hint: Option<[f64; 2]>,
+    /// Reduced-cost fixing at every node (see [`fix_by_reduced_costs`]).
+    pub fixing: bool,
 }
 
 /// The answer of the branch-and-bound.
@@ -66,6 +73,8 @@ pub struct Solved {
     pub improving: Vec<(Vec<u32>, f64)>,
     /// Relaxations solved.
     pub nodes: u64,
+    /// The root relaxation's bound (valid for the whole knapsack, proven or not) and direction.
+    pub root: Option<(f64, Option<[f64; 2]>)>,
 }
 
 struct Node {
@@ -97,9 +106,11 @@ pub fn branch_and_bound(
             proven_max: Some(best_value.max(search.threshold)),
             improving,
             nodes: 0,
+            root: None,
         });
     }
-    let mut socp = Socp::new(k, deadline)?;
+    // Built on first use: a search whose root starts from a hint never needs it.
+    let mut socp: Option<Socp> = None;
     let mut stack = vec![Node {
         lower: vec![0; n],
         upper: ub,
@@ -109,7 +120,8 @@ pub fn branch_and_bound(
     let mut nodes = 0u64;
     let eps = |v: f64| 1e-9 * v.abs().max(1.0);
     let mut complete = true;
-    while let Some(node) = stack.pop() {
+    let mut root = None;
+    while let Some(mut node) = stack.pop() {
         if search.stop_after.is_some_and(|s| improving.len() >= s) {
             complete = false;
             break;
@@ -131,7 +143,19 @@ pub fn branch_and_bound(
         }
         nodes += 1;
         let relaxed = match (search.solver, nodes == 1) {
+            (NodeSolver::Directional, true) if search.root_hint.is_some() => directional_search(
+                k,
+                &node.lower,
+                &node.upper,
+                search.root_hint,
+                f64::NEG_INFINITY,
+                search.bound,
+            ),
             (NodeSolver::Clarabel, _) | (NodeSolver::Directional, true) => {
+                let socp = match &mut socp {
+                    Some(s) => s,
+                    None => socp.insert(Socp::new(k, deadline)?),
+                };
                 let r = socp.solve(k, &node.lower, &node.upper, search.bound)?;
                 match (search.solver, r) {
                     // At the root, polish Clarabel's direction with the angle search.
@@ -174,6 +198,9 @@ pub fn branch_and_bound(
             Relaxed::Bounded { bound, x, dir } => (bound.min(node.bound), Some(x), dir),
             Relaxed::Unreliable => (node.bound, None, node.dir),
         };
+        if nodes == 1 {
+            root = Some((bound, dir));
+        }
         if bound <= target + eps(target) {
             continue;
         }
@@ -207,6 +234,18 @@ pub fn branch_and_bound(
             if k.fits(&u) {
                 k.complete(&mut u, &node.upper);
                 consider(u, &mut best, &mut best_value);
+            }
+            if let (Some(e), true) = (dir, search.fixing) {
+                let target = best_value.max(search.threshold);
+                if !fix_by_reduced_costs(
+                    k,
+                    &mut node.lower,
+                    &mut node.upper,
+                    e,
+                    target + eps(target),
+                ) {
+                    continue;
+                }
             }
             let mut most = 1e-6;
             for (i, &v) in x.iter().enumerate() {
@@ -267,5 +306,6 @@ pub fn branch_and_bound(
         proven_max,
         improving,
         nodes,
+        root,
     })
 }

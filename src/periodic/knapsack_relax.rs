@@ -79,8 +79,8 @@ pub fn directional(
 }
 
 /// The knapsack along `e`: its `bound`; when `x` is given (holding `lower`), the amounts the
-/// fractional solution takes are added to it. `free` is a sort buffer, reused across calls by the disc search
-/// (which evaluates many directions per node and keeps one point).
+/// fractional solution takes are added to it. `free` is a sort buffer, reused across calls by
+/// the disc search (which evaluates many directions per node and keeps one point).
 fn fractional(
     k: &Knapsack,
     lower: &[u32],
@@ -431,4 +431,84 @@ impl Socp {
             _ => Relaxed::Unreliable,
         })
     }
+}
+
+/// Reduced-cost fixing along `e` (Dantzig's bound `B` and critical ratio `λ` of the node's
+/// linear knapsack): a unit of item `j` beyond its fractional amount changes that bound by
+/// `d_j = π_j − λ w_j` at least, so no point of the box with `k` more (or fewer) units than the
+/// fractional solution can beat `target` once `B + k d_j ≤ target`. Tightens `lower`/`upper`
+/// to the units that still can; `false` when the node cannot beat `target` at all.
+pub fn fix_by_reduced_costs(
+    k: &Knapsack,
+    lower: &mut [u32],
+    upper: &mut [u32],
+    e: [f64; 2],
+    target: f64,
+) -> bool {
+    let e = into_disc(e);
+    let mut room = k.capacity;
+    let mut b = 0.0;
+    let mut free: Vec<(f64, usize, f64)> = Vec::new();
+    for (i, ((it, &l), &u)) in k.items.iter().zip(&*lower).zip(&*upper).enumerate() {
+        let w = (it.mean + e[0] * it.x + e[1] * it.y).max(0.0);
+        room -= w * f64::from(l);
+        b += it.profit * f64::from(l);
+        if u > l {
+            let ratio = if w > 0.0 {
+                it.profit / w
+            } else {
+                f64::INFINITY
+            };
+            free.push((ratio, i, w));
+        }
+    }
+    if room < -FIT_TOLERANCE {
+        return false;
+    }
+    free.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    // Dantzig's solution: items before the critical one at their upper bound, after it at
+    // their lower bound; `λ` is the critical ratio (0 when everything fits).
+    let mut lambda = 0.0;
+    let mut critical = None;
+    for (pos, &(ratio, i, w)) in free.iter().enumerate() {
+        let n = f64::from(upper[i] - lower[i]);
+        let take = if w <= 0.0 {
+            n
+        } else {
+            (room.max(0.0) / w).min(n)
+        };
+        b += k.items[i].profit * take;
+        room -= w * take;
+        if take < n {
+            lambda = ratio;
+            critical = Some(pos);
+            break;
+        }
+    }
+    let slack = b - target;
+    if slack <= 0.0 {
+        return false;
+    }
+    for (pos, &(_, i, w)) in free.iter().enumerate() {
+        if Some(pos) == critical {
+            continue;
+        }
+        let d = k.items[i].profit - lambda * w;
+        let span = upper[i] - lower[i];
+        let before = critical.is_none_or(|c| pos < c);
+        if before && d > 0.0 {
+            // Taken fully: at most `slack / d` units fewer.
+            let keep = (slack / d + 1e-9).floor();
+            if keep < f64::from(span) {
+                lower[i] = upper[i] - keep as u32;
+            }
+        } else if !before && d < 0.0 {
+            // Left out: at most `slack / −d` units more.
+            let add = (slack / -d + 1e-9).floor();
+            if add < f64::from(span) {
+                upper[i] = lower[i] + add as u32;
+            }
+        }
+    }
+    true
 }

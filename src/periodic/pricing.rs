@@ -50,6 +50,12 @@ pub struct PricingSettings {
     /// When none of those improves, further pool columns (up to this many in all, best first)
     /// are polished one by one until one does.
     pub pool_reach: usize,
+    /// Every call first runs a short branch-and-bound of this many nodes (0: off), its root
+    /// a disc search from the previous call's root direction (no interior-point solve): its
+    /// improving incumbents are near-best columns, its root bound is a valid bound on the
+    /// pricing optimum (a Lagrangian bound for the master at every iteration), and when it
+    /// completes within the cap it is the proof itself.
+    pub probe_nodes: u64,
 }
 
 impl Default for PricingSettings {
@@ -67,6 +73,7 @@ impl Default for PricingSettings {
             local_search_starts: 3,
             pool_starts: 5,
             pool_reach: 100,
+            probe_nodes: 100,
         }
     }
 }
@@ -84,6 +91,8 @@ pub struct PeriodicPricing<'a> {
     /// Known columns as `(job, count)` lists, without repeats.
     pool: Vec<Vec<(usize, u32)>>,
     in_pool: std::collections::HashSet<Vec<(usize, u32)>>,
+    /// The last probe's root direction (the next probe's starting point).
+    last_dir: Option<[f64; 2]>,
 }
 
 impl<'a> PeriodicPricing<'a> {
@@ -97,6 +106,7 @@ impl<'a> PeriodicPricing<'a> {
             settled: false,
             pool: Vec::new(),
             in_pool: Default::default(),
+            last_dir: None,
         }
     }
 
@@ -207,6 +217,46 @@ impl Pricing for PeriodicPricing<'_> {
         let t0 = std::time::Instant::now();
         let mut family = k.greedy_family(self.settings.greedy_seeds);
         let improving = |f: &[Vec<u32>]| f.iter().any(|u| k.value(u) > threshold);
+        // The probe: a short search from the best greedy column.
+        let mut probe_bound = None;
+        let mut probe_nodes = 0;
+        if self.settings.probe_nodes > 0 && !k.items.is_empty() {
+            let start = family
+                .iter()
+                .max_by(|a, b| k.value(a).total_cmp(&k.value(b)))
+                .cloned()
+                .unwrap_or_else(|| vec![0; k.items.len()]);
+            let search = Search {
+                threshold,
+                stop_after: None,
+                node_limit: self.settings.probe_nodes,
+                solver: NodeSolver::Directional,
+                bound: self.settings.node_bound,
+                root_hint: Some(self.last_dir.unwrap_or([0.0, 0.0])),
+                fixing: true,
+            };
+            let solved = branch_and_bound(&k, start, &search, deadline)?;
+            probe_nodes = solved.nodes;
+            if let Some((_, Some(dir))) = solved.root {
+                self.last_dir = Some(dir);
+            }
+            probe_bound = solved.proven_max.or(solved.root.map(|r| r.0));
+            let proven = solved.proven_max.is_some();
+            family.extend(solved.improving.into_iter().map(|(u, _)| u));
+            if proven && !improving(&family) {
+                // Nothing improves, and the probe proved it.
+                let best = family
+                    .into_iter()
+                    .max_by(|a, b| k.value(a).total_cmp(&k.value(b)))
+                    .unwrap_or_default();
+                return Ok(Priced {
+                    columns: vec![(column(&k, &best), k.value(&best))],
+                    proven_max: solved.proven_max,
+                    upper_bound: None,
+                    nodes: probe_nodes,
+                });
+            }
+        }
         let reach = self.settings.pool_reach.max(self.settings.pool_starts);
         if !improving(&family) {
             // Polish the best few greedy columns by swaps before paying for an exact search.
@@ -235,11 +285,13 @@ impl Pricing for PeriodicPricing<'_> {
             .unwrap_or_default();
         if !good.is_empty() && !self.settings.exact_every_iteration {
             good.sort_by(|a, b| b.1.total_cmp(&a.1));
+            good.dedup_by(|a, b| a.0 == b.0);
             self.remember(good.iter().map(|(c, _)| c));
             return Ok(Priced {
                 columns: good,
                 proven_max: None,
-                nodes: 0,
+                upper_bound: probe_bound,
+                nodes: probe_nodes,
             });
         }
         let t1 = std::time::Instant::now();
@@ -258,6 +310,8 @@ impl Pricing for PeriodicPricing<'_> {
             },
             solver: self.settings.node_solver,
             bound: self.settings.node_bound,
+            root_hint: None,
+            fixing: true,
         };
         let solved = branch_and_bound(&k, greedy, &search, deadline)?;
         let mut columns: Vec<(Column, f64)> = solved
@@ -278,7 +332,8 @@ impl Pricing for PeriodicPricing<'_> {
         Ok(Priced {
             columns,
             proven_max: solved.proven_max,
-            nodes: solved.nodes,
+            upper_bound: probe_bound,
+            nodes: solved.nodes + probe_nodes,
         })
     }
 }
