@@ -87,6 +87,7 @@ fn main() {
             let k = probe.knapsack(d);
             let search = Search {
                 threshold: 1.0 + 1e-7,
+                keep_above: 1.0 + 1e-7,
                 stop_after: None,
                 node_limit: 20_000_000,
                 solver: NodeSolver::Directional,

@@ -56,15 +56,24 @@ fn bpplib_root_lp_and_optimum() {
 }
 
 fn tiny(seed: u64) -> Instance {
+    random_instance(seed, 1..=4, 1..=2)
+}
+
+/// Jobs with means in `[1, 9)`, amplitudes up to the mean, any phase, on capacity 20.
+fn random_instance(
+    seed: u64,
+    jobs: std::ops::RangeInclusive<usize>,
+    tasks: std::ops::RangeInclusive<u32>,
+) -> Instance {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let jobs = (0..rng.random_range(1..=4))
+    let jobs = (0..rng.random_range(jobs))
         .map(|_| {
             let mean = rng.random_range(1.0..9.0);
             Job {
                 mean,
                 amplitude: mean * rng.random::<f64>(),
                 phase: std::f64::consts::TAU * rng.random::<f64>(),
-                tasks: rng.random_range(1..=2),
+                tasks: rng.random_range(tasks.clone()),
             }
         })
         .collect();
@@ -313,4 +322,99 @@ fn tailing_off_stops_early_and_stays_honest() {
         tailed += sol.stats["tailing_off"] as u32;
     }
     assert!(tailed > 0, "no run stopped on tailing-off");
+}
+
+/// The dive on its own: from the converged master of a small random instance it returns an
+/// integer covering over the master's columns (every column a valid machine), never below the
+/// brute-force optimum nor the LP bound; with the dive switched off the method still verifies.
+#[test]
+fn dive_returns_a_valid_covering_never_below_the_optimum() {
+    use vcalloc::colgen::{self, CgSettings, CoveringMaster, DiveSettings};
+    use vcalloc::periodic::{PeriodicPricing, PricingSettings};
+    use vcalloc::solver::Deadline;
+    let mut dived = 0;
+    for seed in 0..60 {
+        let inst = random_instance(500 + seed, 2..=4, 1..=3);
+        inst.validate(Path::new("t")).unwrap();
+        let opt = brute_force(&inst);
+        let demands: Vec<f64> = inst.jobs.iter().map(|j| f64::from(j.tasks)).collect();
+        let mut master = CoveringMaster::new(&demands);
+        // One task per column: a feasible start that leaves all the work to the pricing.
+        for j in 0..inst.jobs.len() {
+            master.add_column(vec![(j, 1.0)]).unwrap();
+        }
+        let mut pricing = PeriodicPricing::new(&inst, PricingSettings::default());
+        let cg = colgen::run(
+            &mut master,
+            &mut pricing,
+            &CgSettings::default(),
+            0.0,
+            &Deadline::none(),
+        )
+        .unwrap();
+        let out = colgen::dive(
+            &mut master,
+            &mut pricing,
+            &DiveSettings::default(),
+            &Deadline::none(),
+        )
+        .unwrap();
+        assert!(out.complete, "seed {seed}: no deadline, yet incomplete");
+        let columns = master.columns();
+        assert_eq!(out.counts.len(), columns.len());
+        let mut covered = vec![0.0; demands.len()];
+        for (c, &n) in columns.iter().zip(&out.counts) {
+            let tasks: Vec<(usize, u32)> = c.iter().map(|&(j, a)| (j, a as u32)).collect();
+            assert!(
+                peak::fits(&inst, &peak::load_of(&inst, &tasks)),
+                "seed {seed}"
+            );
+            for &(j, a) in c {
+                covered[j] += a * n as f64;
+            }
+        }
+        for (j, (&c, &d)) in covered.iter().zip(&demands).enumerate() {
+            assert!(c >= d, "seed {seed}: job {j} covered {c} of {d}");
+        }
+        let machines: u64 = out.counts.iter().sum();
+        assert!(
+            machines >= opt,
+            "seed {seed}: {machines} below the optimum {opt}"
+        );
+        assert!(machines >= ceil_with_tolerance(cg.bound), "seed {seed}");
+        dived += u32::from(out.steps > 0);
+        let mut off = Settings::default();
+        off.dive.enabled = false;
+        let sol = solve(&inst, Method::Cg, &off).unwrap();
+        assert!(verify(&inst, &sol).is_empty(), "seed {seed}");
+        assert!(sol.machines.unwrap() >= opt);
+    }
+    assert!(dived > 10, "only {dived} dives fixed anything");
+}
+
+/// A dive stopped by its deadline leaves its fixed machines, and BFD packs the rest: the
+/// answer still verifies, with bounds below it.
+#[test]
+fn a_dive_cut_short_still_gives_a_valid_packing() {
+    let inst = periodic::generate(
+        periodic::TaskSize::Medium,
+        periodic::Amplitude::Large,
+        12,
+        3,
+    )
+    .unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for budget in [1e-4, 0.02, 0.5] {
+        let settings = Settings {
+            integer_time_limit: budget,
+            ..Settings::default()
+        };
+        let sol = solve(&inst, Method::Cg, &settings).unwrap();
+        assert!(verify(&inst, &sol).is_empty(), "budget {budget}");
+        assert!(sol.machines.unwrap() >= sol.lower_bound);
+        if let Some(&c) = sol.stats.get("dive_complete") {
+            seen.insert(c as u8);
+        }
+    }
+    assert_eq!(seen.len(), 2, "both a cut and a whole dive: {seen:?}");
 }

@@ -70,20 +70,41 @@ const VARIANTS: [(NodeSolver, Bound); 4] = [
     (NodeSolver::Directional, Bound::Integer),
 ];
 
+/// The search with every combination of reduced-cost fixing and root start (Clarabel, or a
+/// disc search from a hint); all must agree. Also checks the root bound against the optimum.
 fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64>) {
-    let search = Search {
-        threshold: 0.0,
-        stop_after: None,
-        node_limit: u64::MAX,
-        solver,
-        bound,
-        root_hint: None,
-        fixing: true,
-    };
-    let s = branch_and_bound(k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
-    assert!(k.fits(&s.best));
-    assert!((k.value(&s.best) - s.value).abs() < 1e-12);
-    (s.value, s.proven_max)
+    let mut out: Option<(f64, Option<f64>)> = None;
+    for (fixing, root_hint) in [(true, None), (false, None), (true, Some([0.3, -0.4]))] {
+        let search = Search {
+            threshold: 0.0,
+            keep_above: 0.0,
+            stop_after: None,
+            node_limit: u64::MAX,
+            solver,
+            bound,
+            root_hint,
+            fixing,
+        };
+        let s = branch_and_bound(k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
+        assert!(k.fits(&s.best));
+        assert!((k.value(&s.best) - s.value).abs() < 1e-12);
+        if let Some((root, _)) = s.root {
+            assert!(
+                root >= s.value - 1e-9,
+                "root bound {root} below {}",
+                s.value
+            );
+        }
+        match out {
+            None => out = Some((s.value, s.proven_max)),
+            Some((v, _)) => assert!(
+                (v - s.value).abs() <= 1e-9,
+                "fixing {fixing} / hint {root_hint:?}: {} vs {v}",
+                s.value
+            ),
+        }
+    }
+    out.unwrap()
 }
 
 #[test]
@@ -117,6 +138,7 @@ fn threshold_pruning_still_proves_the_bound() {
         {
             let search = Search {
                 threshold,
+                keep_above: threshold,
                 stop_after: None,
                 node_limit: u64::MAX,
                 solver: NodeSolver::Directional,

@@ -123,6 +123,25 @@ fn closed(settings: &CgSettings, bound: f64, master: f64) -> bool {
         && master - bound <= settings.closure_gap * master
 }
 
+/// The largest pricing value whose proof closes the bound at the master value `master`
+/// (see [`Pricing::aim`]): the Lagrangian bound `π·N / v` must exceed `⌈master⌉ − 1` and lie
+/// within `closure_gap` of the master. 1 when the loop does not stop on closure.
+fn enough(settings: &CgSettings, pi: &[f64], demands: &[f64], master: f64) -> f64 {
+    if !settings.stop_when_bound_closes {
+        return 1.0;
+    }
+    let next_below = ceil_with_tolerance(master) as f64 - 1.0;
+    // Above `next_below` by more than `ceil_with_tolerance`'s own tolerance (1e-9, relative).
+    let needed = (next_below * (1.0 + 1e-8) + 1e-6).max(master * (1.0 - settings.closure_gap));
+    let value = dot(pi, demands);
+    if needed > 0.0 && value > needed {
+        // A margin above the branch-and-bound's own (1e-9, relative) and round-off.
+        (value / needed) * (1.0 - 1e-8)
+    } else {
+        1.0
+    }
+}
+
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
@@ -184,6 +203,7 @@ pub fn run<P: Pricing>(
         let t = Instant::now();
         let mut nodes = 0;
         let mut priced_at = smoothed.clone().unwrap_or_else(|| pi_out.clone());
+        pricing.aim(enough(settings, &priced_at, &demands, last.value));
         let mut priced = pricing.price(&priced_at, deadline)?;
         nodes += priced.nodes;
         let improving = |cols: &[(Vec<(usize, f64)>, f64)], pi: &[f64]| {
@@ -204,6 +224,7 @@ pub fn run<P: Pricing>(
         update_bound(&priced_at, priced.max_bound(), &mut center);
         if smoothed.is_some() && improving(&priced.columns, &pi_out) >= -settings.reduced_cost_tol {
             priced_at = pi_out.clone();
+            pricing.aim(enough(settings, &priced_at, &demands, last.value));
             priced = pricing.price(&priced_at, deadline)?;
             nodes += priced.nodes;
             update_bound(&priced_at, priced.max_bound(), &mut center);
@@ -223,7 +244,11 @@ pub fn run<P: Pricing>(
         for (_, c) in scored {
             master.add_column(c)?;
         }
-        let converged = added == 0 && priced.proven_max.is_some() && priced_at == pi_out;
+        let converged = added == 0
+            && priced
+                .proven_max
+                .is_some_and(|v| v <= 1.0 + settings.reduced_cost_tol + 1e-8)
+            && priced_at == pi_out;
         if converged {
             bound = bound.max(last.value);
         }
@@ -249,6 +274,10 @@ pub fn run<P: Pricing>(
             break Termination::Converged;
         }
         if added == 0 {
+            // A proof at the level of `aim` closes the bound without converging.
+            if closed(settings, bound, last.value) {
+                break Termination::BoundClosed;
+            }
             // No column and no proof: the pricing ran out of time or of its work budget.
             break if deadline.expired() {
                 Termination::TimeLimit

@@ -95,6 +95,57 @@ impl CoveringMaster {
         Ok(())
     }
 
+    /// Changes the demand of `row` (its right-hand side `N_row`) in the LP, e.g. to the
+    /// residual demand while diving. [`CoveringMaster::demands`] keeps the original demands.
+    /// Only after a first solve; the next solve starts warm from the last basis.
+    pub fn set_demand(&mut self, row: usize, demand: f64) -> Result<()> {
+        if row >= self.rows.len() || !demand.is_finite() {
+            return Err(Error::Highs(format!("bad demand {demand} for row {row}")));
+        }
+        // SAFETY: a live HiGHS instance (see `raw`), `row` one of its rows.
+        self.raw("change a demand", |h| unsafe {
+            highs_sys::Highs_changeRowBounds(h, row as _, demand, f64::INFINITY)
+        })
+    }
+
+    /// Changes the coefficient `a_row,col` in the LP, e.g. to trim a column to a residual
+    /// demand while diving. [`CoveringMaster::columns`] keeps the original columns.
+    pub fn set_coefficient(&mut self, row: usize, col: usize, value: f64) -> Result<()> {
+        if row >= self.rows.len() || col >= self.columns.len() || !value.is_finite() {
+            return Err(Error::Highs(format!(
+                "bad coefficient {value} at ({row}, {col})"
+            )));
+        }
+        // SAFETY: a live HiGHS instance (see `raw`), `row` and `col` within it.
+        self.raw("change a coefficient", |h| unsafe {
+            highs_sys::Highs_changeCoeff(h, row as _, col as _, value)
+        })
+    }
+
+    /// One call of HiGHS's C API on the live model (the `highs` crate has no safe wrapper for
+    /// these edits). Every row and column of `self` is in the model, in order.
+    fn raw(
+        &mut self,
+        what: &str,
+        call: impl FnOnce(*mut std::ffi::c_void) -> highs_sys::HighsInt,
+    ) -> Result<()> {
+        let mut model: Model = match std::mem::replace(&mut self.state, State::Poisoned) {
+            State::Ready(m) => m,
+            State::Solved(s) => s.into(),
+            State::Building(p) => {
+                self.state = State::Building(p);
+                return Err(Error::Highs(format!("{what} before the first solve")));
+            }
+            State::Poisoned => return Err(Error::Highs("master left in a failed state".into())),
+        };
+        let status = call(model.as_mut_ptr());
+        self.state = State::Ready(model);
+        if status != 0 {
+            return Err(Error::Highs(format!("{what}: HiGHS status {status}")));
+        }
+        Ok(())
+    }
+
     /// Solves the LP (warm after the first time); `Ok(None)` when the deadline stopped HiGHS.
     pub fn solve(&mut self, deadline: &Deadline) -> Result<Option<MasterSolution>> {
         let mut model = match std::mem::replace(&mut self.state, State::Poisoned) {

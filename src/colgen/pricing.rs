@@ -11,7 +11,8 @@ pub struct Priced {
     /// that do not improve; the engine keeps those with reduced cost below `−tol`.
     pub columns: Vec<(Column, f64)>,
     /// When `Some(v)`: a proof that no column has `π·a > v` (the exact pricing optimum, or an
-    /// upper bound on it). `None` for a heuristic answer.
+    /// upper bound on it, at most the `enough` of [`Pricing::aim`] when it holds nothing
+    /// better). `None` for a heuristic answer. The loop has converged when `v ≤ 1 + tol`.
     pub proven_max: Option<f64>,
     /// An upper bound on `max_a π·a` that proves nothing about convergence (e.g. a
     /// relaxation's value): it still gives the loop a Lagrangian bound.
@@ -39,4 +40,20 @@ pub trait Pricing {
     /// only help the integer finish, so an oracle may cap its effort (an answer with neither
     /// a column nor a proof ends the loop). By default nothing changes.
     fn settle(&mut self) {}
+
+    /// Called before each pricing with the value `enough`: a proof that no column is worth
+    /// more than it (`proven_max ≤ enough`) already closes the loop's bound, so an exact
+    /// search may prune at `enough` instead of at `1 + tol` (it must still return the
+    /// improving columns it finds). By default nothing changes.
+    fn aim(&mut self, enough: f64) {
+        let _ = enough;
+    }
+
+    /// Called during a dive (see [`crate::colgen::dive`]) with the demands left once the fixed
+    /// columns are counted: from then on the caller wants cheap columns and no proofs (an
+    /// oracle may skip its exact search), and a column needs at most `residual[r]` of row `r`
+    /// (more only over-covers). By default nothing changes.
+    fn dive(&mut self, residual: &[f64]) {
+        let _ = residual;
+    }
 }

@@ -45,6 +45,10 @@ impl std::str::FromStr for NodeSolver {
 pub struct Search {
     /// Solutions worth more than this are collected, and nodes below it are pruned.
     pub threshold: f64,
+    /// Incumbents worth more than this (at most `threshold`) are collected in `improving`: a
+    /// caller can prune at the value that settles its question while keeping every column
+    /// that improves.
+    pub keep_above: f64,
     /// Stop once this many improving solutions are known (nothing is proven then).
     pub stop_after: Option<usize>,
     /// Cap on relaxations solved.
@@ -69,7 +73,7 @@ pub struct Solved {
     pub value: f64,
     /// A proven upper bound on the optimum (`None` when the search stopped early).
     pub proven_max: Option<f64>,
-    /// Every incumbent found worth more than the threshold, best last.
+    /// Every incumbent found worth more than `keep_above`, best last.
     pub improving: Vec<(Vec<u32>, f64)>,
     /// Relaxations solved.
     pub nodes: u64,
@@ -95,7 +99,7 @@ pub fn branch_and_bound(
     let mut best_value = k.value(&incumbent);
     let mut best = incumbent;
     let mut improving = Vec::new();
-    if best_value > search.threshold {
+    if best_value > search.keep_above {
         improving.push((best.clone(), best_value));
     }
     let ub: Vec<u32> = k.items.iter().map(|i| i.ub).collect();
@@ -209,7 +213,7 @@ pub fn branch_and_bound(
             if v > *best_value {
                 *best_value = v;
                 *best = u;
-                if v > search.threshold {
+                if v > search.keep_above {
                     improving.push((best.clone(), v));
                 }
             }

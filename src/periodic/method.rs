@@ -6,7 +6,7 @@ use super::packing::{group, machine_count, Configuration, Machine};
 use super::peak::total_demand_bound;
 use super::pricing::{PeriodicPricing, PricingSettings};
 use super::solution::Solution;
-use crate::colgen::{self, CgSettings, Column, CoveringMaster};
+use crate::colgen::{self, CgSettings, Column, CoveringMaster, DiveSettings};
 use crate::error::{InputError, Location, Result};
 use crate::outcome::ceil_with_tolerance;
 use crate::solver::{Deadline, HighsSettings};
@@ -73,7 +73,8 @@ impl std::fmt::Display for Method {
 pub struct Settings {
     /// Wall-clock limit of the whole method, seconds.
     pub time_limit: Option<f64>,
-    /// Cap on the integer finish alone, seconds (the paper used 300).
+    /// Cap on the integer finish (the dive, then the integer master), seconds (the paper used
+    /// 300 for its integer step).
     pub integer_time_limit: f64,
     /// Column-generation loop settings.
     pub cg: CgSettings,
@@ -81,6 +82,12 @@ pub struct Settings {
     pub pricing: PricingSettings,
     /// HiGHS options for the integer finish.
     pub highs: HighsSettings,
+    /// The dive before the integer master (it shares `integer_time_limit`).
+    pub dive: DiveSettings,
+    /// Also seed the master with MM's packing, and start the integer finish from it when it
+    /// beats BFD. Off by default: the dive starts the integer finish better than MM, and MM's
+    /// search on `M` costs about a second on small-task instances (half of the first phase).
+    pub mm_start: bool,
 }
 
 impl Default for Settings {
@@ -91,6 +98,8 @@ impl Default for Settings {
             cg: CgSettings::default(),
             pricing: PricingSettings::default(),
             highs: HighsSettings::default(),
+            dive: DiveSettings::default(),
+            mm_start: false,
         }
     }
 }
@@ -240,9 +249,17 @@ fn column_generation(
     let deadline = Deadline::after(settings.time_limit);
     // Heuristics: baselines, initial columns and the integer finish's starting point.
     let bfd = best_fit_decreasing(inst);
-    let mm = min_max_search(inst);
+    let mm = if settings.mm_start {
+        min_max_search(inst)
+    } else {
+        Vec::new()
+    };
     // Heuristic packings hold no empty machine: their length is their machine count.
-    let best_heur = if mm.len() <= bfd.len() { &mm } else { &bfd };
+    let best_heur = if !mm.is_empty() && mm.len() <= bfd.len() {
+        &mm
+    } else {
+        &bfd
+    };
     let heuristic_seconds = began.elapsed().as_secs_f64();
 
     // Initial columns: K0 (as many tasks of one job as fit alone) and the heuristics' machines.
@@ -313,21 +330,54 @@ fn column_generation(
     }
     let heur_machines = best_heur.len() as u64;
     let mut chosen: Vec<Machine> = best_heur.clone();
+    let mut best_machines = heur_machines;
+    // The integer finish shares one budget: the dive first, the integer master after it.
+    let finish_deadline = Deadline::after(Some(
+        deadline
+            .remaining_secs()
+            .unwrap_or(f64::INFINITY)
+            .min(settings.integer_time_limit),
+    ));
+    let (mut dive_seconds, mut dive_machines) = (0.0, None);
+    let mut columns = columns;
+    if settings.dive.enabled && best_machines > lower_bound && !deadline.expired() {
+        let mut dive_settings = settings.dive.clone();
+        dive_settings.reduced_cost_tol = dive_settings
+            .reduced_cost_tol
+            .max(settings.cg.reduced_cost_tol);
+        let began_dive = Instant::now();
+        let out = colgen::dive(&mut master, &mut pricing, &dive_settings, &finish_deadline)?;
+        dive_seconds = began_dive.elapsed().as_secs_f64();
+        columns = master.columns().to_vec();
+        start.resize(columns.len(), 0.0);
+        let mut machines = expand(inst, &columns, &out.counts);
+        if !out.complete {
+            // Stopped by the deadline: BFD packs what the fixed machines leave.
+            machines.extend(best_fit_decreasing(&uncovered(inst, &machines)));
+        }
+        let total = machines.len() as u64;
+        dive_machines = Some((total, out.steps, out.columns_added, out.complete));
+        if total < best_machines {
+            best_machines = total;
+            chosen = machines;
+            if out.complete {
+                start = out.counts.iter().map(|&c| c as f64).collect();
+            }
+        }
+    }
     let mut int_seconds = 0.0;
-    if heur_machines > lower_bound && !deadline.expired() {
-        let left = deadline.remaining_secs().unwrap_or(f64::INFINITY);
-        let int_deadline = Deadline::after(Some(left.min(settings.integer_time_limit)));
+    if best_machines > lower_bound && !finish_deadline.expired() {
         let out = colgen::solve_integer_master(
             &columns,
             &demands,
             Some(&start),
             &settings.highs,
-            &int_deadline,
+            &finish_deadline,
         )?;
         int_seconds = out.seconds;
         if let Some(counts) = out.counts {
             let total: u64 = counts.iter().sum();
-            if total < heur_machines {
+            if total < best_machines {
                 chosen = expand(inst, &columns, &counts);
             }
         }
@@ -351,6 +401,13 @@ fn column_generation(
     s.insert("heuristic_seconds".into(), heuristic_seconds);
     s.insert("phase1_seconds".into(), phase1);
     s.insert("integer_seconds".into(), int_seconds);
+    s.insert("dive_seconds".into(), dive_seconds);
+    if let Some((m, steps, added, complete)) = dive_machines {
+        s.insert("dive_machines".into(), m as f64);
+        s.insert("dive_complete".into(), f64::from(u8::from(complete)));
+        s.insert("dive_steps".into(), f64::from(steps));
+        s.insert("dive_columns".into(), added as f64);
+    }
     s.insert("columns_initial".into(), initial_columns as f64);
     s.insert("columns".into(), columns.len() as f64);
     s.insert("exact_pricings".into(), pricing.exact_calls as f64);
@@ -372,6 +429,28 @@ fn column_generation(
     );
     s.insert("tailing_off".into(), flag(colgen::Termination::TailingOff));
     Ok(sol)
+}
+
+/// The tasks `machines` leave unplaced, as an instance of the same jobs.
+fn uncovered(inst: &Instance, machines: &[Machine]) -> Instance {
+    let mut left: Vec<i64> = inst.jobs.iter().map(|j| i64::from(j.tasks)).collect();
+    for m in machines {
+        for &(j, n) in &m.tasks {
+            left[j] -= i64::from(n);
+        }
+    }
+    Instance {
+        capacity: inst.capacity,
+        jobs: inst
+            .jobs
+            .iter()
+            .zip(left)
+            .map(|(job, n)| super::instance::Job {
+                tasks: n.max(0) as u32,
+                ..job.clone()
+            })
+            .collect(),
+    }
 }
 
 /// One machine per unit of `counts`.

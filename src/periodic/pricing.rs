@@ -93,6 +93,11 @@ pub struct PeriodicPricing<'a> {
     in_pool: std::collections::HashSet<Vec<(usize, u32)>>,
     /// The last probe's root direction (the next probe's starting point).
     last_dir: Option<[f64; 2]>,
+    /// A proof that no column is worth more than this settles the loop (see [`Pricing::aim`]).
+    aim: f64,
+    /// While diving: heuristics and the probe only, tasks per job capped by these residual
+    /// demands (see [`Pricing::dive`]).
+    residual: Option<Vec<u32>>,
 }
 
 impl<'a> PeriodicPricing<'a> {
@@ -107,6 +112,8 @@ impl<'a> PeriodicPricing<'a> {
             pool: Vec::new(),
             in_pool: Default::default(),
             last_dir: None,
+            residual: None,
+            aim: 1.0,
         }
     }
 
@@ -170,14 +177,18 @@ impl<'a> PeriodicPricing<'a> {
             .iter()
             .enumerate()
             .filter(|(j, _)| duals[*j] > self.settings.min_profit)
-            .map(|(j, job)| Item {
-                job: j,
-                profit: duals[j],
-                mean: job.mean,
-                x: job.x(),
-                y: job.y(),
-                ub: job.tasks.min((c / job.mean + 1e-9).floor() as u32),
+            .map(|(j, job)| {
+                let cap = self.residual.as_ref().map_or(job.tasks, |r| r[j]);
+                Item {
+                    job: j,
+                    profit: duals[j],
+                    mean: job.mean,
+                    x: job.x(),
+                    y: job.y(),
+                    ub: job.tasks.min(cap).min((c / job.mean + 1e-9).floor() as u32),
+                }
             })
+            .filter(|it| it.ub > 0)
             .collect();
         Knapsack { capacity: c, items }
     }
@@ -211,6 +222,19 @@ impl Pricing for PeriodicPricing<'_> {
         self.settled = true;
     }
 
+    fn aim(&mut self, enough: f64) {
+        self.aim = enough;
+    }
+
+    fn dive(&mut self, residual: &[f64]) {
+        self.residual = Some(
+            residual
+                .iter()
+                .map(|&r| (r - 1e-9).ceil().max(0.0) as u32)
+                .collect(),
+        );
+    }
+
     fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced> {
         let k = self.knapsack(duals);
         let threshold = 1.0 + self.settings.improvement_tol;
@@ -227,7 +251,8 @@ impl Pricing for PeriodicPricing<'_> {
                 .cloned()
                 .unwrap_or_else(|| vec![0; k.items.len()]);
             let search = Search {
-                threshold,
+                threshold: threshold.max(self.aim),
+                keep_above: threshold,
                 stop_after: None,
                 node_limit: self.settings.probe_nodes,
                 solver: NodeSolver::Directional,
@@ -258,6 +283,21 @@ impl Pricing for PeriodicPricing<'_> {
             }
         }
         let reach = self.settings.pool_reach.max(self.settings.pool_starts);
+        if self.residual.is_some() {
+            let mut good: Vec<(Column, f64)> = family
+                .iter()
+                .map(|u| (column(&k, u), k.value(u)))
+                .filter(|(_, v)| *v > threshold)
+                .collect();
+            good.sort_by(|a, b| b.1.total_cmp(&a.1));
+            good.dedup_by(|a, b| a.0 == b.0);
+            return Ok(Priced {
+                columns: good,
+                proven_max: None,
+                upper_bound: probe_bound,
+                nodes: probe_nodes,
+            });
+        }
         if !improving(&family) {
             // Polish the best few greedy columns by swaps before paying for an exact search.
             family.sort_by(|a, b| k.value(b).total_cmp(&k.value(a)));
@@ -299,7 +339,8 @@ impl Pricing for PeriodicPricing<'_> {
         let stop = (self.settings.partial > 0 && !self.settings.exact_every_iteration)
             .then_some(self.settings.partial);
         let search = Search {
-            threshold,
+            threshold: threshold.max(self.aim),
+            keep_above: threshold,
             stop_after: stop,
             node_limit: if self.settled {
                 self.settings

@@ -1,0 +1,195 @@
+//! Diving with column generation: a primal heuristic for the integer master.
+//!
+//! From the converged master LP, fix `⌊Y_i⌋` machines of every column (residual rounding);
+//! when no column has a whole machine, fix one machine of the column whose fractional part is
+//! largest. The LP of what is left is re-solved warm and priced again with the cheap pricing
+//! (new columns enter the residual problem), until its solution is integral or nothing is left.
+//! Each step fixes at least one machine and lowers a residual demand, so the dive ends. The
+//! result is an integer covering over the master's columns, with no claim of optimality:
+//! callers compare it with the bounds.
+
+use super::master::CoveringMaster;
+use super::pricing::Pricing;
+use crate::error::Result;
+use crate::solver::Deadline;
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// Settings of the dive.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DiveSettings {
+    /// Dive before the integer master (off: the integer master alone, from the heuristics).
+    pub enabled: bool,
+    /// Pricing rounds after each fixing (0: no new columns while diving).
+    pub pricing_rounds: usize,
+    /// Columns added per pricing round at most.
+    pub max_columns: usize,
+    /// A column enters when its reduced cost is below `−reduced_cost_tol`.
+    pub reduced_cost_tol: f64,
+}
+
+impl Default for DiveSettings {
+    fn default() -> Self {
+        DiveSettings {
+            enabled: true,
+            pricing_rounds: 3,
+            max_columns: 10,
+            reduced_cost_tol: 1e-7,
+        }
+    }
+}
+
+/// What a dive found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiveOutcome {
+    /// Machines per master column (the master's columns after the dive, in order).
+    pub counts: Vec<u64>,
+    /// The counts cover every demand. `false` when the deadline stopped the dive: the counts
+    /// are the machines fixed so far, and the caller packs what they leave uncovered.
+    pub complete: bool,
+    /// Fixing steps.
+    pub steps: u32,
+    /// Columns the dive's pricing added to the master.
+    pub columns_added: usize,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+/// Fractional part, with integers within `1e-6` counted as integral.
+fn fraction(v: f64) -> f64 {
+    let f = v - (v + 1e-6).floor();
+    if f < 1e-6 {
+        0.0
+    } else {
+        f
+    }
+}
+
+/// Dives from the current state of `master` (whose columns must cover every demand). The
+/// dive works on the residual problem: fixed machines are kept outside the LP, each row's
+/// demand becomes what they leave uncovered, and every coefficient is trimmed to that residual
+/// (a column offering 40 tasks where 3 are left covers them at `Y = 3/40` otherwise, and the
+/// LP then underestimates the residual's cost). The master is left in that residual state
+/// (its [`CoveringMaster::columns`] keep their original coefficients), with the dive's new
+/// columns. When the deadline stops it first, the outcome holds the machines fixed so far
+/// (`complete: false`).
+pub fn dive<P: Pricing>(
+    master: &mut CoveringMaster,
+    pricing: &mut P,
+    settings: &DiveSettings,
+    deadline: &Deadline,
+) -> Result<DiveOutcome> {
+    let began = Instant::now();
+    let mut residual = master.demands().to_vec();
+    pricing.dive(&residual);
+    // Machines fixed per column, and the coefficients the LP currently holds.
+    let mut fixed: Vec<u64> = vec![0; master.len()];
+    let mut held: Vec<super::Column> = master.columns().to_vec();
+    let (mut steps, mut added) = (0, 0);
+    let outcome = |counts: Vec<u64>, complete, steps, columns_added| DiveOutcome {
+        counts,
+        complete,
+        steps,
+        columns_added,
+        seconds: began.elapsed().as_secs_f64(),
+    };
+    loop {
+        let Some(mut sol) = master.solve(deadline)? else {
+            return Ok(outcome(fixed, false, steps, added));
+        };
+        for _ in 0..settings.pricing_rounds {
+            if deadline.expired() {
+                return Ok(outcome(fixed, false, steps, added));
+            }
+            let priced = pricing.price(&sol.duals, deadline)?;
+            let mut scored: Vec<(f64, super::Column)> = priced
+                .columns
+                .into_iter()
+                .map(|(c, _)| {
+                    (
+                        1.0 - c.iter().map(|&(r, a)| a * sol.duals[r]).sum::<f64>(),
+                        c,
+                    )
+                })
+                .filter(|(rc, _)| *rc < -settings.reduced_cost_tol)
+                .collect();
+            if scored.is_empty() {
+                break;
+            }
+            scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+            scored.truncate(settings.max_columns.max(1));
+            for (_, c) in scored {
+                master.add_column(c)?;
+                let col = master.len() - 1;
+                held.push(master.columns()[col].clone());
+                fixed.push(0);
+                trim(master, col, &mut held[col], &residual)?;
+                added += 1;
+            }
+            match master.solve(deadline)? {
+                Some(s) => sol = s,
+                None => return Ok(outcome(fixed, false, steps, added)),
+            }
+        }
+        let y = &sol.primal;
+        if y.iter().all(|&v| fraction(v) == 0.0) {
+            for (f, v) in fixed.iter_mut().zip(y) {
+                *f += v.round().max(0.0) as u64;
+            }
+            return Ok(outcome(fixed, true, steps, added));
+        }
+        if deadline.expired() {
+            return Ok(outcome(fixed, false, steps, added));
+        }
+        steps += 1;
+        // Fix every whole machine of the LP solution; none: round up the largest fraction.
+        let mut take: Vec<(usize, u64)> = y
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (i, (v + 1e-6).floor().max(0.0) as u64))
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        if take.is_empty() {
+            let (i, _) = y
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| (i, fraction(v)))
+                .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+                .expect("a fractional column");
+            take.push((i, 1));
+        }
+        for (i, n) in take {
+            fixed[i] += n;
+            for &(r, a) in &master.columns()[i] {
+                residual[r] = (residual[r] - n as f64 * a).max(0.0);
+            }
+        }
+        if residual.iter().all(|&r| r <= 0.0) {
+            return Ok(outcome(fixed, true, steps, added));
+        }
+        for (r, &d) in residual.iter().enumerate() {
+            master.set_demand(r, d)?;
+        }
+        for (col, h) in held.iter_mut().enumerate() {
+            trim(master, col, h, &residual)?;
+        }
+        pricing.dive(&residual);
+    }
+}
+
+/// Lowers the LP's coefficients of column `col` (held in `held`) to the residual demands.
+fn trim(
+    master: &mut CoveringMaster,
+    col: usize,
+    held: &mut super::Column,
+    residual: &[f64],
+) -> Result<()> {
+    for (r, a) in held.iter_mut() {
+        if *a > residual[*r] {
+            *a = residual[*r];
+            master.set_coefficient(*r, col, *a)?;
+        }
+    }
+    Ok(())
+}
