@@ -275,8 +275,10 @@ fn into_disc(e: [f64; 2]) -> [f64; 2] {
 
 /// Pattern-search moves per node. Measured on a 100-job large-task instance (docs/results.md):
 /// 2 moves left bounds so loose that nodes grew tenfold; 40 made each node 3x dearer for
-/// 5% fewer nodes; 6 was the fastest.
-pub const SEARCH_STEPS: usize = 6;
+/// 5% fewer nodes; 6 was the fastest. With reduced-cost fixing (2026-11-23) a tight bound is
+/// worth more than a cheap node: 3 / 6 / 12 / 24 moves took 5.6 / 4.2 / 3.7 / 5.3 s of first
+/// phase on Large/Large seed 1 (349k / 164k / 113k / 132k nodes).
+pub const SEARCH_STEPS: usize = 12;
 
 /// The directional dual minimised over the unit disc by a pattern search started at `e0`
 /// (or at the best of a coarse grid). Any point of the disc gives a valid bound; the search
