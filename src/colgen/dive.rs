@@ -102,23 +102,14 @@ pub fn dive<P: Pricing>(
             if deadline.expired() {
                 return Ok(outcome(fixed, false, steps, added));
             }
-            let priced = pricing.price(&sol.duals, deadline)?;
-            let mut scored: Vec<(f64, super::Column)> = priced
-                .columns
-                .into_iter()
-                .map(|(c, _)| {
-                    (
-                        1.0 - c.iter().map(|&(r, a)| a * sol.duals[r]).sum::<f64>(),
-                        c,
-                    )
-                })
-                .filter(|(rc, _)| *rc < -settings.reduced_cost_tol)
-                .collect();
+            let scored = pricing.price(&sol.duals, deadline)?.improving(
+                &sol.duals,
+                settings.reduced_cost_tol,
+                settings.max_columns,
+            );
             if scored.is_empty() {
                 break;
             }
-            scored.sort_by(|a, b| a.0.total_cmp(&b.0));
-            scored.truncate(settings.max_columns.max(1));
             for (_, c) in scored {
                 master.add_column(c)?;
                 let col = master.len() - 1;
@@ -159,17 +150,22 @@ pub fn dive<P: Pricing>(
                 .expect("a fractional column");
             take.push((i, 1));
         }
+        let mut changed = Vec::new();
         for (i, n) in take {
             fixed[i] += n;
             for &(r, a) in &master.columns()[i] {
                 residual[r] = (residual[r] - n as f64 * a).max(0.0);
+                changed.push(r);
             }
         }
         if residual.iter().all(|&r| r <= 0.0) {
             return Ok(outcome(fixed, true, steps, added));
         }
-        for (r, &d) in residual.iter().enumerate() {
-            master.set_demand(r, d)?;
+        // Only the rows the fixed machines touch change.
+        changed.sort_unstable();
+        changed.dedup();
+        for r in changed {
+            master.set_demand(r, residual[r])?;
         }
         for (col, h) in held.iter_mut().enumerate() {
             trim(master, col, h, &residual)?;

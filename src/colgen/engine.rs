@@ -231,23 +231,19 @@ pub fn run<P: Pricing>(
         }
         let pricing_seconds = t.elapsed().as_secs_f64();
         // Keep the best improving columns w.r.t. the master's own duals.
-        let mut scored: Vec<(f64, Vec<(usize, f64)>)> = priced
-            .columns
-            .into_iter()
-            .map(|(c, _)| (1.0 - c.iter().map(|&(r, a)| a * pi_out[r]).sum::<f64>(), c))
-            .filter(|(rc, _)| *rc < -settings.reduced_cost_tol)
-            .collect();
-        scored.sort_by(|a, b| a.0.total_cmp(&b.0));
-        scored.truncate(settings.max_columns_per_iteration.max(1));
+        let proven_max = priced.proven_max;
+        let scored = priced.improving(
+            &pi_out,
+            settings.reduced_cost_tol,
+            settings.max_columns_per_iteration,
+        );
         let best_rc = scored.first().map_or(0.0, |s| s.0);
         let added = scored.len();
         for (_, c) in scored {
             master.add_column(c)?;
         }
         let converged = added == 0
-            && priced
-                .proven_max
-                .is_some_and(|v| v <= 1.0 + settings.reduced_cost_tol + 1e-8)
+            && proven_max.is_some_and(|v| v <= 1.0 + settings.reduced_cost_tol + 1e-8)
             && priced_at == pi_out;
         if converged {
             bound = bound.max(last.value);

@@ -22,6 +22,20 @@ pub struct Priced {
 }
 
 impl Priced {
+    /// The columns whose reduced cost `1 − π·a` at `duals` is below `−tol`, most negative
+    /// first, at most `max` (at least one), each with its reduced cost.
+    pub fn improving(self, duals: &[f64], tol: f64, max: usize) -> Vec<(f64, Column)> {
+        let mut scored: Vec<(f64, Column)> = self
+            .columns
+            .into_iter()
+            .map(|(c, _)| (1.0 - c.iter().map(|&(r, a)| a * duals[r]).sum::<f64>(), c))
+            .filter(|(rc, _)| *rc < -tol)
+            .collect();
+        scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+        scored.truncate(max.max(1));
+        scored
+    }
+
     /// The tightest upper bound known on `max_a π·a`.
     pub fn max_bound(&self) -> Option<f64> {
         match (self.proven_max, self.upper_bound) {

@@ -131,8 +131,54 @@ fn fractional(
     e: [f64; 2],
     bound: Bound,
     free: &mut Vec<(f64, usize, f64)>,
-    mut x: Option<&mut Vec<f64>>,
+    x: Option<&mut Vec<f64>>,
 ) -> Option<f64> {
+    let d = dantzig(k, view, lower, upper, e, free, x)?;
+    match (bound, d.critical) {
+        (Bound::Integer, Some((s, take))) => {
+            // The next item's ratio: the best of the rest, sorted or not.
+            let next = if s + 1 < d.sorted {
+                free.get(s + 1).map(|f| f.0)
+            } else {
+                free[s + 1..].iter().map(|f| f.0).max_by(f64::total_cmp)
+            };
+            let change = martello_toth(free, s, take, k.items[free[s].1].profit, next);
+            Some(d.value + change.min(0.0))
+        }
+        _ => Some(d.value),
+    }
+}
+
+/// Dantzig's solution of the linear knapsack along one direction.
+struct Dantzig {
+    /// Its value (the fractional bound).
+    value: f64,
+    /// The critical item (its position in the buffer) and how much of it was taken; `None`
+    /// when every free item fits whole.
+    critical: Option<(usize, f64)>,
+    /// The buffer is sorted up to here (the critical item lies before).
+    sorted: usize,
+}
+
+/// The order of the buffer `(ratio, item, weight)`: best ratio first, ties by item. A total
+/// order (`total_cmp`), unlike cross-multiplied ratios, so an unstable sort gives the one order.
+fn ratio_order(a: &(f64, usize, f64), b: &(f64, usize, f64)) -> std::cmp::Ordering {
+    b.0.total_cmp(&a.0).then(a.1.cmp(&b.1))
+}
+
+/// Dantzig's solution along `e` over the node `view`: fills `free` with the free items'
+/// `(profit per unit of weight, item, weight)`, in [`ratio_order`] up to the critical item,
+/// and adds the amounts taken to `x` when given (holding `lower`). `None` when the lower
+/// bounds alone overflow the row.
+fn dantzig(
+    k: &Knapsack,
+    view: &NodeView,
+    lower: &[u32],
+    upper: &[u32],
+    e: [f64; 2],
+    free: &mut Vec<(f64, usize, f64)>,
+    mut x: Option<&mut Vec<f64>>,
+) -> Option<Dantzig> {
     // A direction from a failed solve could be NaN: the origin is always a valid direction.
     let e = if e[0].is_finite() && e[1].is_finite() {
         into_disc(e)
@@ -144,7 +190,7 @@ fn fractional(
     let fixed = (view.load[0] + e[0] * view.load[1] + e[1] * view.load[2]).max(0.0);
     let mut room = k.capacity - fixed;
     let mut value = view.value;
-    // (profit per unit of weight, item, weight); zero weight ranks first (free profit).
+    // Zero weight ranks first (free profit).
     free.clear();
     for &i in &view.free {
         let it = &k.items[i];
@@ -159,24 +205,19 @@ fn fractional(
     if room < -FIT_TOLERANCE {
         return None;
     }
-    // A key per item, compared with `total_cmp`: a total order, unlike cross-multiplied ratios
-    // (so an unstable sort gives the one order, and is faster).
-    let order =
-        |a: &(f64, usize, f64), b: &(f64, usize, f64)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
     // Usually a handful of items fill the room: select the best `HEAD` in linear time and sort
     // only those; the rest is sorted only when the room outlasts them (same order either way).
     let head = HEAD.min(free.len());
     if head < free.len() {
-        free.select_nth_unstable_by(head - 1, order);
+        free.select_nth_unstable_by(head - 1, ratio_order);
     }
-    free[..head].sort_unstable_by(order);
+    free[..head].sort_unstable_by(ratio_order);
     let mut sorted = head;
     let mut at = 0;
-    // The critical item (position in `free`) and how much of it was taken.
     let mut critical = None;
     while at < free.len() {
         if at == sorted {
-            free[at..].sort_unstable_by(order);
+            free[at..].sort_unstable_by(ratio_order);
             sorted = free.len();
         }
         let (_, i, w) = free[at];
@@ -197,19 +238,11 @@ fn fractional(
             break;
         }
     }
-    match (bound, critical) {
-        (Bound::Integer, Some((s, take))) => {
-            // The next item's ratio: the best of the rest, sorted or not.
-            let next = if s + 1 < sorted {
-                free.get(s + 1).map(|f| f.0)
-            } else {
-                free[s + 1..].iter().map(|f| f.0).max_by(f64::total_cmp)
-            };
-            let change = martello_toth(free, s, take, k.items[free[s].1].profit, next);
-            Some(value + change.min(0.0))
-        }
-        _ => Some(value),
-    }
+    Some(Dantzig {
+        value,
+        critical,
+        sorted,
+    })
 }
 
 /// The Martello–Toth bound `U2` of the knapsack along one direction, from its fractional
@@ -502,57 +535,28 @@ pub fn fix_by_reduced_costs(
     e: [f64; 2],
     target: f64,
 ) -> bool {
-    let e = into_disc(e);
-    let mut room = k.capacity;
-    let mut b = 0.0;
-    let mut free: Vec<(f64, usize, f64)> = Vec::new();
-    for (i, ((it, &l), &u)) in k.items.iter().zip(&*lower).zip(&*upper).enumerate() {
-        let w = (it.mean + e[0] * it.x + e[1] * it.y).max(0.0);
-        room -= w * f64::from(l);
-        b += it.profit * f64::from(l);
-        if u > l {
-            let ratio = if w > 0.0 {
-                it.profit / w
-            } else {
-                f64::INFINITY
-            };
-            free.push((ratio, i, w));
-        }
-    }
-    if room < -FIT_TOLERANCE {
+    let view = NodeView::new(k, lower, upper);
+    let mut free = Vec::with_capacity(view.free.len());
+    let Some(d) = dantzig(k, &view, lower, upper, e, &mut free, None) else {
         return false;
-    }
-    free.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    // Dantzig's solution: items before the critical one at their upper bound, after it at
-    // their lower bound; `λ` is the critical ratio (0 when everything fits).
-    let mut lambda = 0.0;
-    let mut critical = None;
-    for (pos, &(ratio, i, w)) in free.iter().enumerate() {
-        let n = f64::from(upper[i] - lower[i]);
-        let take = if w <= 0.0 {
-            n
-        } else {
-            (room.max(0.0) / w).min(n)
-        };
-        b += k.items[i].profit * take;
-        room -= w * take;
-        if take < n {
-            lambda = ratio;
-            critical = Some(pos);
-            break;
-        }
-    }
-    let slack = b - target;
+    };
+    let slack = d.value - target;
     if slack <= 0.0 {
         return false;
     }
-    for (pos, &(_, i, w)) in free.iter().enumerate() {
-        if Some(pos) == critical {
-            continue;
-        }
+    // Items before the critical one (in ratio order) are taken whole, those after it left
+    // out; `λ` is the critical ratio (0 when everything fits).
+    let critical = d.critical.map(|(s, _)| free[s]);
+    let lambda = critical.map_or(0.0, |c| c.0);
+    for f in &free {
+        let (_, i, w) = *f;
+        let before = match critical {
+            None => true,
+            Some(c) if c.1 == i => continue,
+            Some(c) => ratio_order(f, &c).is_lt(),
+        };
         let d = k.items[i].profit - lambda * w;
         let span = upper[i] - lower[i];
-        let before = critical.is_none_or(|c| pos < c);
         if before && d > 0.0 {
             // Taken fully: at most `slack / d` units fewer.
             let keep = (slack / d + 1e-9).floor();

@@ -208,6 +208,26 @@ fn polish(k: &Knapsack, starts: &mut [Vec<u32>], threshold: f64, always: usize) 
     }
 }
 
+/// The count vector of `family` worth the most (the last of equals).
+fn best<'f>(k: &Knapsack, family: &'f [Vec<u32>]) -> Option<&'f Vec<u32>> {
+    family
+        .iter()
+        .max_by(|a, b| k.value(a).total_cmp(&k.value(b)))
+}
+
+/// The columns of `family` worth more than `threshold`, best first, without repeats.
+fn improving_columns(k: &Knapsack, family: &[Vec<u32>], threshold: f64) -> Vec<(Column, f64)> {
+    let mut good: Vec<(Column, f64)> = family
+        .iter()
+        .map(|u| (u, k.value(u)))
+        .filter(|(_, v)| *v > threshold)
+        .map(|(u, v)| (column(k, u), v))
+        .collect();
+    good.sort_by(|a, b| b.1.total_cmp(&a.1));
+    good.dedup_by(|a, b| a.0 == b.0);
+    good
+}
+
 fn column(k: &Knapsack, u: &[u32]) -> Column {
     k.items
         .iter()
@@ -245,9 +265,7 @@ impl Pricing for PeriodicPricing<'_> {
         let mut probe_bound = None;
         let mut probe_nodes = 0;
         if self.settings.probe_nodes > 0 && !k.items.is_empty() {
-            let start = family
-                .iter()
-                .max_by(|a, b| k.value(a).total_cmp(&k.value(b)))
+            let start = best(&k, &family)
                 .cloned()
                 .unwrap_or_else(|| vec![0; k.items.len()]);
             let search = Search {
@@ -270,12 +288,9 @@ impl Pricing for PeriodicPricing<'_> {
             family.extend(solved.improving.into_iter().map(|(u, _)| u));
             if proven && !improving(&family) {
                 // Nothing improves, and the probe proved it.
-                let best = family
-                    .into_iter()
-                    .max_by(|a, b| k.value(a).total_cmp(&k.value(b)))
-                    .unwrap_or_default();
+                let top = best(&k, &family).cloned().unwrap_or_default();
                 return Ok(Priced {
-                    columns: vec![(column(&k, &best), k.value(&best))],
+                    columns: vec![(column(&k, &top), k.value(&top))],
                     proven_max: solved.proven_max,
                     upper_bound: None,
                     nodes: probe_nodes,
@@ -284,15 +299,9 @@ impl Pricing for PeriodicPricing<'_> {
         }
         let reach = self.settings.pool_reach.max(self.settings.pool_starts);
         if self.residual.is_some() {
-            let mut good: Vec<(Column, f64)> = family
-                .iter()
-                .map(|u| (column(&k, u), k.value(u)))
-                .filter(|(_, v)| *v > threshold)
-                .collect();
-            good.sort_by(|a, b| b.1.total_cmp(&a.1));
-            good.dedup_by(|a, b| a.0 == b.0);
+            // Diving: the heuristic columns, whatever they are.
             return Ok(Priced {
-                columns: good,
+                columns: improving_columns(&k, &family, threshold),
                 proven_max: None,
                 upper_bound: probe_bound,
                 nodes: probe_nodes,
@@ -313,19 +322,9 @@ impl Pricing for PeriodicPricing<'_> {
             }
             family.extend(near);
         }
-        let mut good: Vec<(Column, f64)> = family
-            .iter()
-            .map(|u| (u, k.value(u)))
-            .filter(|(_, v)| *v > threshold)
-            .map(|(u, v)| (column(&k, u), v))
-            .collect();
-        let greedy = family
-            .into_iter()
-            .max_by(|a, b| k.value(a).total_cmp(&k.value(b)))
-            .unwrap_or_default();
+        let good = improving_columns(&k, &family, threshold);
+        let greedy = best(&k, &family).cloned().unwrap_or_default();
         if !good.is_empty() && !self.settings.exact_every_iteration {
-            good.sort_by(|a, b| b.1.total_cmp(&a.1));
-            good.dedup_by(|a, b| a.0 == b.0);
             self.remember(good.iter().map(|(c, _)| c));
             return Ok(Priced {
                 columns: good,
