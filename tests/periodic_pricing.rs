@@ -74,7 +74,13 @@ const VARIANTS: [(NodeSolver, Bound); 4] = [
 /// disc search from a hint); all must agree. Also checks the root bound against the optimum.
 fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64>) {
     let mut out: Option<(f64, Option<f64>)> = None;
-    for (fixing, root_hint) in [(true, None), (false, None), (true, Some([0.3, -0.4]))] {
+    for (fixing, tighten, root_hint) in [
+        (true, true, None),
+        (false, false, None),
+        (true, false, None),
+        (false, true, None),
+        (true, true, Some([0.3, -0.4])),
+    ] {
         let search = Search {
             threshold: 0.0,
             keep_above: 0.0,
@@ -84,6 +90,7 @@ fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64
             bound,
             root_hint,
             fixing,
+            tighten,
         };
         let s = branch_and_bound(k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
         assert!(k.fits(&s.best));
@@ -99,7 +106,7 @@ fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64
             None => out = Some((s.value, s.proven_max)),
             Some((v, _)) => assert!(
                 (v - s.value).abs() <= 1e-9,
-                "fixing {fixing} / hint {root_hint:?}: {} vs {v}",
+                "fixing {fixing} / tighten {tighten} / hint {root_hint:?}: {} vs {v}",
                 s.value
             ),
         }
@@ -145,6 +152,7 @@ fn threshold_pruning_still_proves_the_bound() {
                 bound,
                 root_hint: None,
                 fixing: true,
+                tighten: true,
             };
             let s =
                 branch_and_bound(&k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
@@ -297,6 +305,61 @@ fn brute_box(k: &Knapsack, lower: &[u32], upper: &[u32]) -> Option<f64> {
             i += 1;
         }
     }
+}
+
+/// Feasibility tightening keeps every fitting point of the box, says infeasible only when
+/// nothing fits, and cuts somewhere (the test would pass for a no-op otherwise).
+#[test]
+fn tightening_keeps_every_fitting_point() {
+    let mut cut = 0;
+    for seed in 0..300u64 {
+        let k = random_knapsack(9000 + seed, 2 + (seed as usize % 4), true);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let lower: Vec<u32> = k
+            .items
+            .iter()
+            .map(|i| rng.random_range(0..=i.ub / 2))
+            .collect();
+        let upper: Vec<u32> = k.items.iter().map(|i| i.ub).collect();
+        let mut tight = upper.clone();
+        let feasible = k.tighten(&lower, &mut tight);
+        // Every fitting point of the original box lies in the tightened one.
+        let mut u = lower.clone();
+        let mut any = false;
+        'all: loop {
+            if k.fits(&u) {
+                any = true;
+                assert!(
+                    feasible,
+                    "seed {seed}: {u:?} fits but the box was called empty"
+                );
+                assert!(
+                    u.iter().zip(&tight).all(|(a, b)| a <= b),
+                    "seed {seed}: {u:?} fits but is cut by {tight:?}"
+                );
+            }
+            let mut i = 0;
+            loop {
+                if i == u.len() {
+                    break 'all;
+                }
+                if u[i] < upper[i] {
+                    u[i] += 1;
+                    break;
+                }
+                u[i] = lower[i];
+                i += 1;
+            }
+        }
+        assert_eq!(
+            any, feasible,
+            "seed {seed}: infeasible only when nothing fits"
+        );
+        if feasible && tight != upper {
+            cut += 1;
+        }
+    }
+    assert!(cut > 50, "tightening cut only {cut} boxes");
 }
 
 /// The integer bound along any direction, and its minimum over the disc, never falls below

@@ -62,6 +62,8 @@ pub struct Search {
     pub root_hint: Option<[f64; 2]>,
     /// Reduced-cost fixing at every node (see [`fix_by_reduced_costs`]).
     pub fixing: bool,
+    /// Feasibility-based bound tightening at every node (see [`Knapsack::tighten`]).
+    pub tighten: bool,
 }
 
 /// The answer of the branch-and-bound.
@@ -132,6 +134,9 @@ pub fn branch_and_bound(
         }
         let target = best_value.max(search.threshold);
         if node.bound <= target + eps(target) {
+            continue;
+        }
+        if search.tighten && !k.tighten(&node.lower, &mut node.upper) {
             continue;
         }
         if let Some(e) = node.dir {

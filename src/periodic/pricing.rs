@@ -56,6 +56,9 @@ pub struct PricingSettings {
     /// pricing optimum (a Lagrangian bound for the master at every iteration), and when it
     /// completes within the cap it is the proof itself.
     pub probe_nodes: u64,
+    /// Feasibility-based bound tightening at every branch-and-bound node (see
+    /// [`super::knapsack::Knapsack::tighten`]).
+    pub tighten: bool,
 }
 
 impl Default for PricingSettings {
@@ -74,6 +77,7 @@ impl Default for PricingSettings {
             pool_starts: 5,
             pool_reach: 100,
             probe_nodes: 100,
+            tighten: true,
         }
     }
 }
@@ -277,6 +281,7 @@ impl Pricing for PeriodicPricing<'_> {
                 bound: self.settings.node_bound,
                 root_hint: Some(self.last_dir.unwrap_or([0.0, 0.0])),
                 fixing: true,
+                tighten: self.settings.tighten,
             };
             let solved = branch_and_bound(&k, start, &search, deadline)?;
             probe_nodes = solved.nodes;
@@ -352,6 +357,7 @@ impl Pricing for PeriodicPricing<'_> {
             bound: self.settings.node_bound,
             root_hint: None,
             fixing: true,
+            tighten: self.settings.tighten,
         };
         let solved = branch_and_bound(&k, greedy, &search, deadline)?;
         let mut columns: Vec<(Column, f64)> = solved
