@@ -38,28 +38,10 @@ fn random_knapsack(seed: u64, items: usize, amplitude: bool) -> Knapsack {
     Knapsack { capacity, items }
 }
 
-/// Every count vector in the box.
+/// The best fitting count vector of the whole knapsack, by enumeration.
 fn brute(k: &Knapsack) -> f64 {
-    let n = k.items.len();
-    let mut u = vec![0u32; n];
-    let mut best = 0.0_f64;
-    loop {
-        if k.fits(&u) {
-            best = best.max(k.value(&u));
-        }
-        let mut i = 0;
-        loop {
-            if i == n {
-                return best;
-            }
-            if u[i] < k.items[i].ub {
-                u[i] += 1;
-                break;
-            }
-            u[i] = 0;
-            i += 1;
-        }
-    }
+    let upper: Vec<u32> = k.items.iter().map(|i| i.ub).collect();
+    brute_box(k, &vec![0; upper.len()], &upper).unwrap_or(0.0)
 }
 
 /// Every node relaxation with every bound along a direction.
@@ -284,18 +266,18 @@ fn directional_dual_equals_the_socp_relaxation() {
     }
 }
 
-/// Best fitting count vector within `lower ≤ U ≤ upper`, by enumeration (`None`: none fits).
-fn brute_box(k: &Knapsack, lower: &[u32], upper: &[u32]) -> Option<f64> {
+/// Every fitting count vector within `lower ≤ U ≤ upper`, by enumeration.
+fn fitting_points(k: &Knapsack, lower: &[u32], upper: &[u32]) -> Vec<Vec<u32>> {
     let mut u = lower.to_vec();
-    let mut best: Option<f64> = None;
+    let mut out = Vec::new();
     loop {
         if k.fits(&u) {
-            best = Some(best.map_or(k.value(&u), |b| b.max(k.value(&u))));
+            out.push(u.clone());
         }
         let mut i = 0;
         loop {
             if i == u.len() {
-                return best;
+                return out;
             }
             if u[i] < upper[i] {
                 u[i] += 1;
@@ -305,6 +287,14 @@ fn brute_box(k: &Knapsack, lower: &[u32], upper: &[u32]) -> Option<f64> {
             i += 1;
         }
     }
+}
+
+/// Best fitting count vector within `lower ≤ U ≤ upper` (`None`: none fits).
+fn brute_box(k: &Knapsack, lower: &[u32], upper: &[u32]) -> Option<f64> {
+    fitting_points(k, lower, upper)
+        .iter()
+        .map(|u| k.value(u))
+        .max_by(f64::total_cmp)
 }
 
 /// Feasibility tightening keeps every fitting point of the box, says infeasible only when
@@ -324,33 +314,18 @@ fn tightening_keeps_every_fitting_point() {
         let mut tight = upper.clone();
         let feasible = k.tighten(&lower, &mut tight);
         // Every fitting point of the original box lies in the tightened one.
-        let mut u = lower.clone();
-        let mut any = false;
-        'all: loop {
-            if k.fits(&u) {
-                any = true;
-                assert!(
-                    feasible,
-                    "seed {seed}: {u:?} fits but the box was called empty"
-                );
-                assert!(
-                    u.iter().zip(&tight).all(|(a, b)| a <= b),
-                    "seed {seed}: {u:?} fits but is cut by {tight:?}"
-                );
-            }
-            let mut i = 0;
-            loop {
-                if i == u.len() {
-                    break 'all;
-                }
-                if u[i] < upper[i] {
-                    u[i] += 1;
-                    break;
-                }
-                u[i] = lower[i];
-                i += 1;
-            }
+        let points = fitting_points(&k, &lower, &upper);
+        for u in &points {
+            assert!(
+                feasible,
+                "seed {seed}: {u:?} fits but the box was called empty"
+            );
+            assert!(
+                u.iter().zip(&tight).all(|(a, b)| a <= b),
+                "seed {seed}: {u:?} fits but is cut by {tight:?}"
+            );
         }
+        let any = !points.is_empty();
         assert_eq!(
             any, feasible,
             "seed {seed}: infeasible only when nothing fits"

@@ -79,6 +79,21 @@ impl Knapsack {
         s[0] + n * it.mean + norm(s[1] + n * it.x, s[2] + n * it.y)
     }
 
+    /// The largest count `n` in `lo..=hi` of item `i` that fits next to the sums `s`, given
+    /// that `lo` fits (the peak is convex in `n`: binary search).
+    fn most_that_fit(&self, s: [f64; 3], i: usize, mut lo: u32, mut hi: u32) -> u32 {
+        let limit = self.capacity + FIT_TOLERANCE;
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if self.peak_with(s, i, f64::from(mid)) <= limit {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        lo
+    }
+
     /// Bound tightening by feasibility: the peak never decreases when a task is added
     /// (`‖v + r‖ ≥ ‖v‖ − ρ` and `ρ ≤ C_j`), so no point of the box `lower ≤ U ≤ upper` takes
     /// more of item `i` than fit next to `lower` alone. Lowers `upper` to that; `false` when
@@ -95,17 +110,7 @@ impl Knapsack {
             if *u <= l || self.peak_with(s, i, f64::from(*u - l)) <= limit {
                 continue;
             }
-            // The largest extra count that fits (peak convex in it), below `u − l`.
-            let (mut lo, mut hi) = (0, *u - l - 1);
-            while lo < hi {
-                let mid = lo + (hi - lo).div_ceil(2);
-                if self.peak_with(s, i, f64::from(mid)) <= limit {
-                    lo = mid;
-                } else {
-                    hi = mid - 1;
-                }
-            }
-            *u = l + lo;
+            *u = l + self.most_that_fit(s, i, 0, *u - l - 1);
         }
         true
     }
@@ -132,16 +137,7 @@ impl Knapsack {
                 }
             }
             let Some((i, _)) = best else { return };
-            // The peak is convex in the count of one job: binary search the largest that fits.
-            let (mut lo, mut hi) = (1, upper[i] - u[i]);
-            while lo < hi {
-                let mid = lo + (hi - lo).div_ceil(2);
-                if self.peak_with(s, i, f64::from(mid)) <= limit {
-                    lo = mid;
-                } else {
-                    hi = mid - 1;
-                }
-            }
+            let lo = self.most_that_fit(s, i, 1, upper[i] - u[i]);
             u[i] += lo;
             let it = &self.items[i];
             let n = f64::from(lo);
