@@ -94,6 +94,7 @@ fn main() {
                 bound,
                 root_hint: None,
                 fixing: true,
+                tighten: true,
             };
             let s =
                 branch_and_bound(&k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();

@@ -103,3 +103,68 @@ fn infeasible_models_are_reported_infeasible() {
     assert_eq!(out.status, LinearStatus::Infeasible);
     assert!(out.columns.is_none() && out.objective.is_none());
 }
+
+/// A market-split instance (Cornuéjols–Dawande; 4 rows, 30 binaries, slack priced): proving
+/// its optimum takes HiGHS far longer than the limit here. HiGHS stops at the deadline with a
+/// feasible point and no optimality claim, and returns soon after it (the margin allows for a
+/// slow machine; the interrupt callback is what keeps it small).
+#[test]
+fn a_mip_stops_at_the_deadline_with_its_incumbent() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let (m, n) = (4, 30);
+    let mut model = LinearModel::new(Sense::Minimize);
+    let a: Vec<Vec<f64>> = (0..m)
+        .map(|_| {
+            (0..n)
+                .map(|_| f64::from(rng.random_range(0..100u32)))
+                .collect()
+        })
+        .collect();
+    let rows: Vec<_> = a
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let d = (r.iter().sum::<f64>() / 2.0).floor();
+            model.add_row(format!("split{i}"), Bounds::equal(d))
+        })
+        .collect();
+    for j in 0..n {
+        let entries = rows.iter().zip(&a).map(|(&r, ai)| (r, ai[j])).collect();
+        model.add_col(format!("x{j}"), 0.0, Bounds::new(0.0, 1.0), true, entries);
+    }
+    for (i, &r) in rows.iter().enumerate() {
+        model.add_col(
+            format!("over{i}"),
+            1.0,
+            Bounds::new(0.0, 1e4),
+            false,
+            vec![(r, -1.0)],
+        );
+        model.add_col(
+            format!("under{i}"),
+            1.0,
+            Bounds::new(0.0, 1e4),
+            false,
+            vec![(r, 1.0)],
+        );
+    }
+    let limit = 0.5;
+    let began = std::time::Instant::now();
+    let out = solve(
+        &model,
+        &HighsSettings::default(),
+        &Deadline::after(Some(limit)),
+        None,
+    )
+    .unwrap();
+    let took = began.elapsed().as_secs_f64();
+    assert!(
+        took < limit + 1.5,
+        "returned {took:.2} s after a {limit} s limit"
+    );
+    assert_eq!(out.status, LinearStatus::Feasible, "{:?}", out.status);
+    let x = out.columns.expect("an incumbent");
+    assert!(model.max_violation(&x) <= 1e-6);
+    let bound = out.dual_bound.expect("a dual bound");
+    assert!(bound <= model.objective_of(&x) + 1e-6);
+}

@@ -27,6 +27,11 @@ impl Deadline {
             .map(|e| e.saturating_duration_since(Instant::now()).as_secs_f64())
     }
 
+    /// The instant it falls on, `None` when unlimited.
+    pub fn end_instant(&self) -> Option<Instant> {
+        self.end
+    }
+
     /// True once the deadline has passed.
     pub fn expired(&self) -> bool {
         self.end.is_some_and(|e| Instant::now() >= e)
