@@ -95,6 +95,7 @@ fn main() {
                 root_hint: None,
                 fixing: true,
                 tighten: true,
+                best_first: true,
             };
             let s =
                 branch_and_bound(&k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();

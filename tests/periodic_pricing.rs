@@ -52,16 +52,19 @@ const VARIANTS: [(NodeSolver, Bound); 4] = [
     (NodeSolver::Directional, Bound::Integer),
 ];
 
-/// The search with every combination of reduced-cost fixing and root start (Clarabel, or a
-/// disc search from a hint); all must agree. Also checks the root bound against the optimum.
+/// The search with combinations of reduced-cost fixing, tightening, node order and root start
+/// (Clarabel, or a disc search from a hint); all must agree. Also checks the root bound
+/// against the optimum.
 fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64>) {
     let mut out: Option<(f64, Option<f64>)> = None;
-    for (fixing, tighten, root_hint) in [
-        (true, true, None),
-        (false, false, None),
-        (true, false, None),
-        (false, true, None),
-        (true, true, Some([0.3, -0.4])),
+    for (fixing, tighten, best_first, root_hint) in [
+        (true, true, true, None),
+        (true, true, false, None),
+        (false, false, false, None),
+        (false, false, true, None),
+        (true, false, false, None),
+        (false, true, true, None),
+        (true, true, true, Some([0.3, -0.4])),
     ] {
         let search = Search {
             threshold: 0.0,
@@ -73,6 +76,7 @@ fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64
             root_hint,
             fixing,
             tighten,
+            best_first,
         };
         let s = branch_and_bound(k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
         assert!(k.fits(&s.best));
@@ -88,7 +92,7 @@ fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64
             None => out = Some((s.value, s.proven_max)),
             Some((v, _)) => assert!(
                 (v - s.value).abs() <= 1e-9,
-                "fixing {fixing} / tighten {tighten} / hint {root_hint:?}: {} vs {v}",
+                "fixing {fixing} / tighten {tighten} / best first {best_first} / hint {root_hint:?}: {} vs {v}",
                 s.value
             ),
         }
@@ -135,6 +139,7 @@ fn threshold_pruning_still_proves_the_bound() {
                 root_hint: None,
                 fixing: true,
                 tighten: true,
+                best_first: true,
             };
             let s =
                 branch_and_bound(&k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();

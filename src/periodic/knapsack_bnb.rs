@@ -64,6 +64,9 @@ pub struct Search {
     pub fixing: bool,
     /// Feasibility-based bound tightening at every node (see [`Knapsack::tighten`]).
     pub tighten: bool,
+    /// Node order: dive on up-branches, then resume at the open node of highest bound (instead
+    /// of depth first throughout).
+    pub best_first: bool,
 }
 
 /// The answer of the branch-and-bound.
@@ -88,6 +91,74 @@ struct Node {
     upper: Vec<u32>,
     bound: f64,
     dir: Option<[f64; 2]>,
+}
+
+/// Most nodes the best-first queue holds (about 1 kB each on 100 items); beyond, new nodes
+/// join the dive stack, i.e. the search goes on depth first and memory stays bounded.
+const QUEUE_CAP: usize = 100_000;
+
+/// The open nodes: the current dive (a stack, always popped first) and, best first, the nodes
+/// the dives left behind. Depth-first search uses the stack alone.
+struct Open {
+    dive: Vec<Node>,
+    queue: std::collections::BinaryHeap<Queued>,
+    pushed: u64,
+    best_first: bool,
+}
+
+/// A node waiting in the queue: highest bound first, the latest among equals.
+struct Queued {
+    bound: f64,
+    seq: u64,
+    node: Node,
+}
+
+impl Ord for Queued {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.bound.total_cmp(&o.bound).then(self.seq.cmp(&o.seq))
+    }
+}
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl PartialEq for Queued {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o).is_eq()
+    }
+}
+impl Eq for Queued {}
+
+impl Open {
+    fn new(root: Node, best_first: bool) -> Self {
+        Open {
+            dive: vec![root],
+            queue: Default::default(),
+            pushed: 0,
+            best_first,
+        }
+    }
+
+    fn pop(&mut self) -> Option<Node> {
+        self.dive.pop().or_else(|| self.queue.pop().map(|q| q.node))
+    }
+
+    /// The two children of a node: the dive goes on with `up`; `down` waits in the queue
+    /// (best first, while it has room) or under `up` on the stack.
+    fn branch(&mut self, down: Node, up: Node) {
+        if self.best_first && self.queue.len() < QUEUE_CAP {
+            self.pushed += 1;
+            self.queue.push(Queued {
+                bound: down.bound,
+                seq: self.pushed,
+                node: down,
+            });
+        } else {
+            self.dive.push(down);
+        }
+        self.dive.push(up);
+    }
 }
 
 /// Maximises `k` starting from `incumbent`.
@@ -117,17 +188,20 @@ pub fn branch_and_bound(
     }
     // Built on first use: a search whose root starts from a hint never needs it.
     let mut socp: Option<Socp> = None;
-    let mut stack = vec![Node {
-        lower: vec![0; n],
-        upper: ub,
-        bound: f64::INFINITY,
-        dir: None,
-    }];
+    let mut open = Open::new(
+        Node {
+            lower: vec![0; n],
+            upper: ub,
+            bound: f64::INFINITY,
+            dir: None,
+        },
+        search.best_first,
+    );
     let mut nodes = 0u64;
     let eps = |v: f64| 1e-9 * v.abs().max(1.0);
     let mut complete = true;
     let mut root = None;
-    while let Some(mut node) = stack.pop() {
+    while let Some(mut node) = open.pop() {
         if search.stop_after.is_some_and(|s| improving.len() >= s) {
             complete = false;
             break;
@@ -293,18 +367,20 @@ pub fn branch_and_bound(
         down_upper[i] = split;
         let mut up_lower = node.lower.clone();
         up_lower[i] = split + 1;
-        stack.push(Node {
-            lower: node.lower,
-            upper: down_upper,
-            bound,
-            dir,
-        });
-        stack.push(Node {
-            lower: up_lower,
-            upper: node.upper,
-            bound,
-            dir,
-        });
+        open.branch(
+            Node {
+                lower: node.lower,
+                upper: down_upper,
+                bound,
+                dir,
+            },
+            Node {
+                lower: up_lower,
+                upper: node.upper,
+                bound,
+                dir,
+            },
+        );
     }
     log::debug!("knapsack: {n} items, best {best_value:.6}, {nodes} nodes, complete {complete}");
     let top = best_value.max(search.threshold);

@@ -59,6 +59,10 @@ pub struct PricingSettings {
     /// Feasibility-based bound tightening at every branch-and-bound node (see
     /// [`super::knapsack::Knapsack::tighten`]).
     pub tighten: bool,
+    /// Branch-and-bound node order: dive on up-branches, then resume at the open node of
+    /// highest bound (`false`: depth first throughout). Improving columns turn up sooner, so
+    /// partial searches stop earlier and their columns are better.
+    pub best_first: bool,
 }
 
 impl Default for PricingSettings {
@@ -78,6 +82,7 @@ impl Default for PricingSettings {
             pool_reach: 100,
             probe_nodes: 100,
             tighten: true,
+            best_first: true,
         }
     }
 }
@@ -282,6 +287,7 @@ impl Pricing for PeriodicPricing<'_> {
                 root_hint: Some(self.last_dir.unwrap_or([0.0, 0.0])),
                 fixing: true,
                 tighten: self.settings.tighten,
+                best_first: self.settings.best_first,
             };
             let solved = branch_and_bound(&k, start, &search, deadline)?;
             probe_nodes = solved.nodes;
@@ -358,6 +364,7 @@ impl Pricing for PeriodicPricing<'_> {
             root_hint: None,
             fixing: true,
             tighten: self.settings.tighten,
+            best_first: self.settings.best_first,
         };
         let solved = branch_and_bound(&k, greedy, &search, deadline)?;
         let mut columns: Vec<(Column, f64)> = solved
