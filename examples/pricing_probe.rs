@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::Instant;
 use vcalloc::colgen::{self, CgSettings, CoveringMaster, Priced, Pricing};
 use vcalloc::periodic::heuristics::{best_fit_decreasing, min_max_search};
-use vcalloc::periodic::knapsack_bnb::{branch_and_bound, NodeSolver, Search};
+use vcalloc::periodic::knapsack_bnb::{branch_and_bound, Search};
 use vcalloc::periodic::knapsack_relax::Bound;
 use vcalloc::periodic::{Instance, PeriodicPricing, PricingSettings};
 use vcalloc::solver::Deadline;
@@ -88,14 +88,9 @@ fn main() {
             let search = Search {
                 threshold: 1.0 + 1e-7,
                 keep_above: 1.0 + 1e-7,
-                stop_after: None,
                 node_limit: 20_000_000,
-                solver: NodeSolver::Directional,
                 bound,
-                root_hint: None,
-                fixing: true,
-                tighten: true,
-                best_first: true,
+                ..Search::default()
             };
             let s =
                 branch_and_bound(&k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();

@@ -70,6 +70,7 @@ fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64
             threshold: 0.0,
             keep_above: 0.0,
             stop_after: None,
+            patience: None,
             node_limit: u64::MAX,
             solver,
             bound,
@@ -132,14 +133,8 @@ fn threshold_pruning_still_proves_the_bound() {
             let search = Search {
                 threshold,
                 keep_above: threshold,
-                stop_after: None,
-                node_limit: u64::MAX,
-                solver: NodeSolver::Directional,
                 bound,
-                root_hint: None,
-                fixing: true,
-                tighten: true,
-                best_first: true,
+                ..Search::default()
             };
             let s =
                 branch_and_bound(&k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
@@ -154,6 +149,44 @@ fn threshold_pruning_still_proves_the_bound() {
             }
         }
     }
+}
+
+/// A search out of patience stops with what it found and claims no proof; one that never
+/// finds an improving solution is not cut short by patience and still proves its bound.
+#[test]
+fn patience_stops_without_claiming_a_proof() {
+    let mut stopped = 0;
+    for seed in 0..200 {
+        let k = random_knapsack(4000 + seed, 3 + (seed as usize % 4), true);
+        let truth = brute(&k);
+        for threshold in [0.3 * truth, 1.2 * truth] {
+            let search = Search {
+                threshold,
+                keep_above: threshold,
+                patience: Some(0),
+                ..Search::default()
+            };
+            let s =
+                branch_and_bound(&k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
+            for (u, v) in &s.improving {
+                assert!(k.fits(u) && *v > threshold && (k.value(u) - v).abs() < 1e-12);
+            }
+            match s.proven_max {
+                Some(p) => assert!(p >= truth - 1e-12, "seed {seed}: {p} < {truth}"),
+                None => {
+                    assert!(!s.improving.is_empty(), "seed {seed}: stopped with nothing");
+                    stopped += 1;
+                }
+            }
+            if threshold > truth {
+                assert!(
+                    s.proven_max.is_some(),
+                    "seed {seed}: nothing to find, must prove"
+                );
+            }
+        }
+    }
+    assert!(stopped > 20, "patience cut only {stopped} searches short");
 }
 
 /// Bounded knapsack by dynamic programming on integer weights.

@@ -1,10 +1,11 @@
-//! Exact depth-first branch-and-bound for the periodic knapsack.
+//! Exact branch-and-bound for the periodic knapsack.
 //!
-//! Nodes are boxes `l ≤ U ≤ u`. Each node is first screened with its parent's direction (one
+//! Nodes are boxes `l ≤ U ≤ u`, tightened by feasibility on arrival. Each node is first screened with its parent's direction (one
 //! fractional knapsack); survivors get a full relaxation — Clarabel's SOCP, or its directional
 //! dual minimised over the unit disc (see `knapsack_relax.rs`). Incumbents come from rounding the
 //! relaxation down (peaks are monotone: every task's demand is non-negative) and completing
-//! greedily. Branching: the most fractional variable, up-branch first.
+//! greedily. Branching: the most fractional variable; the search dives on up-branches and then
+//! resumes at the open node of highest bound (`Search::best_first`), or depth first.
 //!
 //! Pruning is against `max(incumbent, threshold)`: a pricing only needs columns worth more than
 //! the threshold, so a complete search proves `optimum ≤ max(best, threshold)`.
@@ -51,6 +52,10 @@ pub struct Search {
     pub keep_above: f64,
     /// Stop once this many improving solutions are known (nothing is proven then).
     pub stop_after: Option<usize>,
+    /// Stop once an improving solution has been known for this many nodes (nothing is proven
+    /// then): a partial search that finds one column and then no other can otherwise run for
+    /// millions of nodes.
+    pub patience: Option<u64>,
     /// Cap on relaxations solved.
     pub node_limit: u64,
     /// Node relaxation.
@@ -67,6 +72,25 @@ pub struct Search {
     /// Node order: dive on up-branches, then resume at the open node of highest bound (instead
     /// of depth first throughout).
     pub best_first: bool,
+}
+
+impl Default for Search {
+    /// A complete search (no stop, no node cap) above 0, with every option on.
+    fn default() -> Self {
+        Search {
+            threshold: 0.0,
+            keep_above: 0.0,
+            stop_after: None,
+            patience: None,
+            node_limit: u64::MAX,
+            solver: NodeSolver::Directional,
+            bound: Bound::Integer,
+            root_hint: None,
+            fixing: true,
+            tighten: true,
+            best_first: true,
+        }
+    }
 }
 
 /// The answer of the branch-and-bound.
@@ -201,8 +225,16 @@ pub fn branch_and_bound(
     let eps = |v: f64| 1e-9 * v.abs().max(1.0);
     let mut complete = true;
     let mut root = None;
+    let mut first_found: Option<u64> = None;
     while let Some(mut node) = open.pop() {
-        if search.stop_after.is_some_and(|s| improving.len() >= s) {
+        if first_found.is_none() && !improving.is_empty() {
+            first_found = Some(nodes);
+        }
+        let bored = match (search.patience, first_found) {
+            (Some(p), Some(f)) => nodes >= f.saturating_add(p),
+            _ => false,
+        };
+        if bored || search.stop_after.is_some_and(|s| improving.len() >= s) {
             complete = false;
             break;
         }

@@ -36,6 +36,10 @@ pub struct PricingSettings {
     /// (0: always search to the end). A call that finds none still runs to the end, which is
     /// the proof the loop needs to stop.
     pub partial: usize,
+    /// A partial search stops once it has held an improving column for this many nodes
+    /// (measured: one search on a medium-task instance found 2 columns, then ran 2.6 million
+    /// nodes for a third).
+    pub partial_patience: u64,
     /// Node relaxation of the branch-and-bound.
     pub node_solver: NodeSolver,
     /// Bound of the knapsack along a direction in the directional relaxation.
@@ -75,6 +79,7 @@ impl Default for PricingSettings {
             improvement_tol: 1e-7,
             greedy_seeds: 20,
             partial: 3,
+            partial_patience: 100_000,
             node_solver: NodeSolver::Directional,
             node_bound: Bound::default(),
             local_search_starts: 3,
@@ -281,6 +286,7 @@ impl Pricing for PeriodicPricing<'_> {
                 threshold: threshold.max(self.aim),
                 keep_above: threshold,
                 stop_after: None,
+                patience: None,
                 node_limit: self.settings.probe_nodes,
                 solver: NodeSolver::Directional,
                 bound: self.settings.node_bound,
@@ -352,6 +358,7 @@ impl Pricing for PeriodicPricing<'_> {
             threshold: threshold.max(self.aim),
             keep_above: threshold,
             stop_after: stop,
+            patience: stop.map(|_| self.settings.partial_patience),
             node_limit: if self.settled {
                 self.settings
                     .settled_node_limit
