@@ -1,11 +1,12 @@
 //! Exact branch-and-bound for the periodic knapsack.
 //!
-//! Nodes are boxes `l ≤ U ≤ u`, tightened by feasibility on arrival. Each node is first screened with its parent's direction (one
-//! fractional knapsack); survivors get a full relaxation — Clarabel's SOCP, or its directional
-//! dual minimised over the unit disc (see `knapsack_relax.rs`). Incumbents come from rounding the
-//! relaxation down (peaks are monotone: every task's demand is non-negative) and completing
-//! greedily. Branching: the most fractional variable; the search dives on up-branches and then
-//! resumes at the open node of highest bound (`Search::best_first`), or depth first.
+//! Nodes are boxes `l ≤ U ≤ u`, tightened by feasibility on arrival. Each node is first
+//! screened with its parent's direction (one fractional knapsack); survivors get a full
+//! relaxation — Clarabel's SOCP, or its directional dual minimised over the unit disc (see
+//! `knapsack_relax.rs`). Incumbents come from rounding the relaxation down (peaks are
+//! monotone: every task's demand is non-negative) and completing greedily. Branching: the
+//! most fractional variable; the search dives on up-branches and then resumes at the open node
+//! of highest bound (`Search::best_first`), or depth first.
 //!
 //! Pruning is against `max(incumbent, threshold)`: a pricing only needs columns worth more than
 //! the threshold, so a complete search proves `optimum ≤ max(best, threshold)`.
