@@ -335,6 +335,17 @@ fn brute_box(k: &Knapsack, lower: &[u32], upper: &[u32]) -> Option<f64> {
         .max_by(f64::total_cmp)
 }
 
+/// A box of `k`: lower bounds drawn up to half of each item's cap, upper bounds at the cap.
+fn random_box(k: &Knapsack, seed: u64) -> (Vec<u32>, Vec<u32>) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let lower = k
+        .items
+        .iter()
+        .map(|i| rng.random_range(0..=i.ub / 2))
+        .collect();
+    (lower, k.items.iter().map(|i| i.ub).collect())
+}
+
 /// Feasibility tightening keeps every fitting point of the box, says infeasible only when
 /// nothing fits, and cuts somewhere (the test would pass for a no-op otherwise).
 #[test]
@@ -342,13 +353,7 @@ fn tightening_keeps_every_fitting_point() {
     let mut cut = 0;
     for seed in 0..300u64 {
         let k = random_knapsack(9000 + seed, 2 + (seed as usize % 4), true);
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let lower: Vec<u32> = k
-            .items
-            .iter()
-            .map(|i| rng.random_range(0..=i.ub / 2))
-            .collect();
-        let upper: Vec<u32> = k.items.iter().map(|i| i.ub).collect();
+        let (lower, upper) = random_box(&k, seed);
         let mut tight = upper.clone();
         let feasible = k.tighten(&lower, &mut tight);
         // Every fitting point of the original box lies in the tightened one.
@@ -384,13 +389,7 @@ fn the_integer_bound_is_valid_on_every_box() {
     let mut tighter = 0;
     for seed in 0..300u64 {
         let k = random_knapsack(7000 + seed, 2 + (seed as usize % 5), true);
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let lower: Vec<u32> = k
-            .items
-            .iter()
-            .map(|i| rng.random_range(0..=i.ub / 2))
-            .collect();
-        let upper: Vec<u32> = k.items.iter().map(|i| i.ub).collect();
+        let (lower, upper) = random_box(&k, seed);
         let truth = brute_box(&k, &lower, &upper);
         for d in 0..16 {
             let t = std::f64::consts::TAU * f64::from(d) / 16.0;

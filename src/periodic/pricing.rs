@@ -182,6 +182,20 @@ impl<'a> PeriodicPricing<'a> {
             .collect()
     }
 
+    /// The search options every call shares: prune at the aim, keep every column worth more
+    /// than `threshold`, the settings' node bound, tightening and node order; complete and
+    /// uncapped unless the caller says otherwise.
+    fn search(&self, threshold: f64) -> Search {
+        Search {
+            threshold: threshold.max(self.aim),
+            keep_above: threshold,
+            bound: self.settings.node_bound,
+            tighten: self.settings.tighten,
+            best_first: self.settings.best_first,
+            ..Search::default()
+        }
+    }
+
     /// The knapsack for duals `π` (jobs with `π_j` above `min_profit` only).
     pub fn knapsack(&self, duals: &[f64]) -> Knapsack {
         let c = self.inst.capacity;
@@ -283,17 +297,10 @@ impl Pricing for PeriodicPricing<'_> {
                 .cloned()
                 .unwrap_or_else(|| vec![0; k.items.len()]);
             let search = Search {
-                threshold: threshold.max(self.aim),
-                keep_above: threshold,
-                stop_after: None,
-                patience: None,
                 node_limit: self.settings.probe_nodes,
                 solver: NodeSolver::Directional,
-                bound: self.settings.node_bound,
                 root_hint: Some(self.last_dir.unwrap_or([0.0, 0.0])),
-                fixing: true,
-                tighten: self.settings.tighten,
-                best_first: self.settings.best_first,
+                ..self.search(threshold)
             };
             let solved = branch_and_bound(&k, start, &search, deadline)?;
             probe_nodes = solved.nodes;
@@ -355,8 +362,6 @@ impl Pricing for PeriodicPricing<'_> {
         let stop = (self.settings.partial > 0 && !self.settings.exact_every_iteration)
             .then_some(self.settings.partial);
         let search = Search {
-            threshold: threshold.max(self.aim),
-            keep_above: threshold,
             stop_after: stop,
             patience: stop.map(|_| self.settings.partial_patience),
             node_limit: if self.settled {
@@ -367,11 +372,7 @@ impl Pricing for PeriodicPricing<'_> {
                 self.settings.node_limit
             },
             solver: self.settings.node_solver,
-            bound: self.settings.node_bound,
-            root_hint: None,
-            fixing: true,
-            tighten: self.settings.tighten,
-            best_first: self.settings.best_first,
+            ..self.search(threshold)
         };
         let solved = branch_and_bound(&k, greedy, &search, deadline)?;
         let mut columns: Vec<(Column, f64)> = solved
