@@ -170,28 +170,32 @@ impl Knapsack {
     pub fn improve(&self, u: &mut Vec<u32>, rounds: usize) {
         let upper: Vec<u32> = self.items.iter().map(|i| i.ub).collect();
         let mut value = self.value(u);
+        let mut t = u.clone();
         for _ in 0..rounds {
             let mut best: Option<(Vec<u32>, f64)> = None;
             for a in (0..u.len()).filter(|&a| u[a] > 0) {
+                t.copy_from_slice(u);
+                t[a] -= 1;
+                // Dropping a task keeps the rest fitting (peaks are monotone).
+                let s = self.sums(&t);
                 for b in (0..u.len()).filter(|&b| b != a && u[b] < upper[b]) {
-                    let mut t = u.clone();
-                    t[a] -= 1;
-                    let mut only = t.clone();
-                    only[b] = upper[b];
-                    self.complete(&mut t, &only);
-                    if t[b] == u[b] {
+                    let n = self.most_that_fit(s, b, 0, upper[b] - u[b]);
+                    if n == 0 {
                         continue;
                     }
+                    t.copy_from_slice(u);
+                    t[a] -= 1;
+                    t[b] += n;
                     self.complete(&mut t, &upper);
                     let v = self.value(&t);
                     if v > value + 1e-12 && best.as_ref().is_none_or(|(_, bv)| v > *bv) {
-                        best = Some((t, v));
+                        best = Some((t.clone(), v));
                     }
                 }
             }
             match best {
-                Some((t, v)) => {
-                    *u = t;
+                Some((b, v)) => {
+                    *u = b;
                     value = v;
                 }
                 None => return,

@@ -13,7 +13,8 @@
 
 use super::knapsack::Knapsack;
 use super::knapsack_relax::{
-    directional, directional_search, fix_by_reduced_costs, Bound, Relaxed, Socp,
+    bound_along, directional_search, disc_search, fix_by_reduced_costs, Bound, NodeView, Relaxed,
+    Socp,
 };
 use crate::error::Result;
 use crate::solver::Deadline;
@@ -246,10 +247,11 @@ pub fn branch_and_bound(
         if search.tighten && !k.tighten(&node.lower, &mut node.upper) {
             continue;
         }
+        let view = NodeView::new(k, &node.lower, &node.upper);
         if let Some(e) = node.dir {
-            match directional(k, &node.lower, &node.upper, e, search.bound) {
+            match bound_along(k, &view, &node.lower, &node.upper, e, search.bound) {
                 None => continue,
-                Some((b, _)) if b <= target + eps(target) => continue,
+                Some(b) if b <= target + eps(target) => continue,
                 _ => {}
             }
         }
@@ -300,8 +302,9 @@ pub fn branch_and_bound(
                     (_, r) => r,
                 }
             }
-            (NodeSolver::Directional, false) => directional_search(
+            (NodeSolver::Directional, false) => disc_search(
                 k,
+                &view,
                 &node.lower,
                 &node.upper,
                 node.dir,

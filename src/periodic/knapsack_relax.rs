@@ -73,11 +73,22 @@ pub fn directional(
     e: [f64; 2],
     bound: Bound,
 ) -> Option<(f64, Vec<f64>)> {
+    directional_in(k, &NodeView::new(k, lower, upper), lower, upper, e, bound)
+}
+
+/// [`directional`] over a node already seen.
+fn directional_in(
+    k: &Knapsack,
+    view: &NodeView,
+    lower: &[u32],
+    upper: &[u32],
+    e: [f64; 2],
+    bound: Bound,
+) -> Option<(f64, Vec<f64>)> {
     let mut x: Vec<f64> = lower.iter().map(|&l| f64::from(l)).collect();
-    let view = NodeView::new(k, lower, upper);
     let value = fractional(
         k,
-        &view,
+        view,
         lower,
         upper,
         e,
@@ -86,6 +97,20 @@ pub fn directional(
         Some(&mut x),
     )?;
     Some((value, x))
+}
+
+/// The bound of the knapsack along `e` alone (no maximiser): the screen of a node with its
+/// parent's direction. `None` when the node is infeasible.
+pub fn bound_along(
+    k: &Knapsack,
+    view: &NodeView,
+    lower: &[u32],
+    upper: &[u32],
+    e: [f64; 2],
+    bound: Bound,
+) -> Option<f64> {
+    let mut free = Vec::with_capacity(view.free.len());
+    fractional(k, view, lower, upper, e, bound, &mut free, None)
 }
 
 /// A node's box seen once: the load and value of its lower bounds, and its free items. Every
@@ -104,7 +129,7 @@ impl NodeView {
     /// The view of the box `lower ≤ U ≤ upper`.
     pub fn new(k: &Knapsack, lower: &[u32], upper: &[u32]) -> Self {
         let (mut value, mut load) = (0.0, [0.0; 3]);
-        let mut free = Vec::new();
+        let mut free = Vec::with_capacity(k.items.len());
         for (i, ((it, &l), &u)) in k.items.iter().zip(lower).zip(upper).enumerate() {
             let l = f64::from(l);
             value += it.profit * l;
@@ -367,9 +392,30 @@ pub fn directional_search(
     cutoff: f64,
     bound: Bound,
 ) -> Relaxed {
+    disc_search(
+        k,
+        &NodeView::new(k, lower, upper),
+        lower,
+        upper,
+        e0,
+        cutoff,
+        bound,
+    )
+}
+
+/// [`directional_search`] over a node already seen.
+pub fn disc_search(
+    k: &Knapsack,
+    view: &NodeView,
+    lower: &[u32],
+    upper: &[u32],
+    e0: Option<[f64; 2]>,
+    cutoff: f64,
+    bound: Bound,
+) -> Relaxed {
     let flat = k.items.iter().all(|it| it.x == 0.0 && it.y == 0.0);
     if flat {
-        return match directional(k, lower, upper, [0.0, 0.0], bound) {
+        return match directional_in(k, view, lower, upper, [0.0, 0.0], bound) {
             None => Relaxed::Infeasible,
             Some((bound, x)) => Relaxed::Bounded {
                 bound,
@@ -381,13 +427,12 @@ pub fn directional_search(
     // The search minimises the fractional bound, which is quasi-convex in `e`: minimising the
     // integer bound instead (piecewise, not convex) led the pattern search astray — 20% more
     // nodes on a large-task pricing (docs/results.md).
-    let view = NodeView::new(k, lower, upper);
-    let mut free = Vec::with_capacity(k.items.len());
+    let mut free = Vec::with_capacity(view.free.len());
     let mut eval = |e: [f64; 2]| -> Option<Probe> {
-        dantzig(k, &view, lower, upper, e, &mut free, None).map(|d| (d.value, d.lambda, d.phasor))
+        dantzig(k, view, lower, upper, e, &mut free, None).map(|d| (d.value, d.lambda, d.phasor))
     };
     // The point of the best direction, evaluated once at the end, with `bound` there.
-    let point = |value: f64, e: [f64; 2]| match directional(k, lower, upper, e, bound) {
+    let point = |value: f64, e: [f64; 2]| match directional_in(k, view, lower, upper, e, bound) {
         Some((at, x)) => Relaxed::Bounded {
             bound: value.min(at),
             x,
