@@ -13,8 +13,7 @@
 
 use super::knapsack::Knapsack;
 use super::knapsack_relax::{
-    bound_along, directional_search, disc_search, fix_by_reduced_costs, Bound, NodeView, Relaxed,
-    Socp,
+    directional_search, disc_search, fix_by_reduced_costs, Bound, NodeView, Relaxed, Socp,
 };
 use crate::error::Result;
 use crate::solver::Deadline;
@@ -249,7 +248,7 @@ pub fn branch_and_bound(
         }
         let view = NodeView::new(k, &node.lower, &node.upper);
         if let Some(e) = node.dir {
-            match bound_along(k, &view, &node.lower, &node.upper, e, search.bound) {
+            match view.bound_along(e, search.bound) {
                 None => continue,
                 Some(b) if b <= target + eps(target) => continue,
                 _ => {}
@@ -302,15 +301,9 @@ pub fn branch_and_bound(
                     (_, r) => r,
                 }
             }
-            (NodeSolver::Directional, false) => disc_search(
-                k,
-                &view,
-                &node.lower,
-                &node.upper,
-                node.dir,
-                target + eps(target),
-                search.bound,
-            ),
+            (NodeSolver::Directional, false) => {
+                disc_search(&view, node.dir, target + eps(target), search.bound)
+            }
         };
         let (bound, x, dir) = match relaxed {
             Relaxed::Infeasible => continue,

@@ -73,50 +73,16 @@ pub fn directional(
     e: [f64; 2],
     bound: Bound,
 ) -> Option<(f64, Vec<f64>)> {
-    directional_in(k, &NodeView::new(k, lower, upper), lower, upper, e, bound)
+    NodeView::new(k, lower, upper).directional(e, bound)
 }
 
-/// [`directional`] over a node already seen.
-fn directional_in(
-    k: &Knapsack,
-    view: &NodeView,
-    lower: &[u32],
-    upper: &[u32],
-    e: [f64; 2],
-    bound: Bound,
-) -> Option<(f64, Vec<f64>)> {
-    let mut x: Vec<f64> = lower.iter().map(|&l| f64::from(l)).collect();
-    let value = fractional(
-        k,
-        view,
-        lower,
-        upper,
-        e,
-        bound,
-        &mut Vec::new(),
-        Some(&mut x),
-    )?;
-    Some((value, x))
-}
-
-/// The bound of the knapsack along `e` alone (no maximiser): the screen of a node with its
-/// parent's direction. `None` when the node is infeasible.
-pub fn bound_along(
-    k: &Knapsack,
-    view: &NodeView,
-    lower: &[u32],
-    upper: &[u32],
-    e: [f64; 2],
-    bound: Bound,
-) -> Option<f64> {
-    let mut free = Vec::with_capacity(view.free.len());
-    fractional(k, view, lower, upper, e, bound, &mut free, None)
-}
-
-/// A node's box seen once: the load and value of its lower bounds, and its free items. Every
-/// evaluation of a direction then costs `O(free)` instead of `O(items)` — after reduced-cost
-/// fixing, most items of a deep node are fixed.
-pub struct NodeView {
+/// A node's box `lower ≤ U ≤ upper` seen once: the load and value of its lower bounds, and its
+/// free items. Every evaluation of a direction then costs `O(free)` instead of `O(items)` —
+/// after reduced-cost fixing, most items of a deep node are fixed.
+pub struct NodeView<'a> {
+    k: &'a Knapsack,
+    lower: &'a [u32],
+    upper: &'a [u32],
     /// `Σ π_j l_j`.
     value: f64,
     /// `(Σ C_j l_j, Σ x_j l_j, Σ y_j l_j)`.
@@ -125,9 +91,9 @@ pub struct NodeView {
     free: Vec<usize>,
 }
 
-impl NodeView {
-    /// The view of the box `lower ≤ U ≤ upper`.
-    pub fn new(k: &Knapsack, lower: &[u32], upper: &[u32]) -> Self {
+impl<'a> NodeView<'a> {
+    /// The view of the box `lower ≤ U ≤ upper` of `k`.
+    pub fn new(k: &'a Knapsack, lower: &'a [u32], upper: &'a [u32]) -> Self {
         let (mut value, mut load) = (0.0, [0.0; 3]);
         let mut free = Vec::with_capacity(k.items.len());
         for (i, ((it, &l), &u)) in k.items.iter().zip(lower).zip(upper).enumerate() {
@@ -140,24 +106,42 @@ impl NodeView {
                 free.push(i);
             }
         }
-        NodeView { value, load, free }
+        NodeView {
+            k,
+            lower,
+            upper,
+            value,
+            load,
+            free,
+        }
+    }
+
+    /// [`directional`] over this node.
+    pub fn directional(&self, e: [f64; 2], bound: Bound) -> Option<(f64, Vec<f64>)> {
+        let mut x: Vec<f64> = self.lower.iter().map(|&l| f64::from(l)).collect();
+        let value = fractional(self, e, bound, &mut Vec::new(), Some(&mut x))?;
+        Some((value, x))
+    }
+
+    /// The bound along `e` alone, without the maximiser (a node screened with its parent's
+    /// direction). `None` when the node is infeasible.
+    pub fn bound_along(&self, e: [f64; 2], bound: Bound) -> Option<f64> {
+        let mut free = Vec::with_capacity(self.free.len());
+        fractional(self, e, bound, &mut free, None)
     }
 }
 
 /// The knapsack along `e`: its `bound`; when `x` is given (holding `lower`), the amounts the
 /// fractional solution takes are added to it. `free` is the sort buffer.
-#[allow(clippy::too_many_arguments)]
 fn fractional(
-    k: &Knapsack,
     view: &NodeView,
-    lower: &[u32],
-    upper: &[u32],
     e: [f64; 2],
     bound: Bound,
     free: &mut Vec<(f64, usize, f64)>,
     x: Option<&mut Vec<f64>>,
 ) -> Option<f64> {
-    let d = dantzig(k, view, lower, upper, e, free, x)?;
+    let k = view.k;
+    let d = dantzig(view, e, free, x)?;
     match (bound, d.critical) {
         (Bound::Integer, Some((s, take))) => {
             // The next item's ratio: the best of the rest, sorted or not.
@@ -200,14 +184,12 @@ fn ratio_order(a: &(f64, usize, f64), b: &(f64, usize, f64)) -> std::cmp::Orderi
 /// and adds the amounts taken to `x` when given (holding `lower`). `None` when the lower
 /// bounds alone overflow the row.
 fn dantzig(
-    k: &Knapsack,
     view: &NodeView,
-    lower: &[u32],
-    upper: &[u32],
     e: [f64; 2],
     free: &mut Vec<(f64, usize, f64)>,
     mut x: Option<&mut Vec<f64>>,
 ) -> Option<Dantzig> {
+    let (k, lower, upper) = (view.k, view.lower, view.upper);
     // A direction from a failed solve could be NaN: the origin is always a valid direction.
     let e = if e[0].is_finite() && e[1].is_finite() {
         into_disc(e)
@@ -392,30 +374,15 @@ pub fn directional_search(
     cutoff: f64,
     bound: Bound,
 ) -> Relaxed {
-    disc_search(
-        k,
-        &NodeView::new(k, lower, upper),
-        lower,
-        upper,
-        e0,
-        cutoff,
-        bound,
-    )
+    disc_search(&NodeView::new(k, lower, upper), e0, cutoff, bound)
 }
 
 /// [`directional_search`] over a node already seen.
-pub fn disc_search(
-    k: &Knapsack,
-    view: &NodeView,
-    lower: &[u32],
-    upper: &[u32],
-    e0: Option<[f64; 2]>,
-    cutoff: f64,
-    bound: Bound,
-) -> Relaxed {
+pub fn disc_search(view: &NodeView, e0: Option<[f64; 2]>, cutoff: f64, bound: Bound) -> Relaxed {
+    let k = view.k;
     let flat = k.items.iter().all(|it| it.x == 0.0 && it.y == 0.0);
     if flat {
-        return match directional_in(k, view, lower, upper, [0.0, 0.0], bound) {
+        return match view.directional([0.0, 0.0], bound) {
             None => Relaxed::Infeasible,
             Some((bound, x)) => Relaxed::Bounded {
                 bound,
@@ -429,10 +396,10 @@ pub fn disc_search(
     // nodes on a large-task pricing (docs/results.md).
     let mut free = Vec::with_capacity(view.free.len());
     let mut eval = |e: [f64; 2]| -> Option<Probe> {
-        dantzig(k, view, lower, upper, e, &mut free, None).map(|d| (d.value, d.lambda, d.phasor))
+        dantzig(view, e, &mut free, None).map(|d| (d.value, d.lambda, d.phasor))
     };
     // The point of the best direction, evaluated once at the end, with `bound` there.
-    let point = |value: f64, e: [f64; 2]| match directional_in(k, view, lower, upper, e, bound) {
+    let point = |value: f64, e: [f64; 2]| match view.directional(e, bound) {
         Some((at, x)) => Relaxed::Bounded {
             bound: value.min(at),
             x,
@@ -610,9 +577,10 @@ pub fn fix_by_reduced_costs(
 ) -> bool {
     let view = NodeView::new(k, lower, upper);
     let mut free = Vec::with_capacity(view.free.len());
-    let Some(d) = dantzig(k, &view, lower, upper, e, &mut free, None) else {
+    let Some(d) = dantzig(&view, e, &mut free, None) else {
         return false;
     };
+    drop(view);
     let slack = d.value - target;
     if slack <= 0.0 {
         return false;
