@@ -309,17 +309,29 @@ fn best_to_front(v: &mut [(f64, usize, f64)], k: usize) -> usize {
         return 0;
     }
     v[..k].sort_unstable_by(ratio_order);
+    let mut worst = v[k - 1];
     for i in k..v.len() {
-        if ratio_order(&v[i], &v[k - 1]).is_lt() {
-            v.swap(i, k - 1);
+        let c = v[i];
+        if better(&c, &worst) {
+            // `c` enters the front, `worst` leaves it for `c`'s place.
+            v[i] = worst;
             let mut j = k - 1;
-            while j > 0 && ratio_order(&v[j], &v[j - 1]).is_lt() {
-                v.swap(j, j - 1);
+            while j > 0 && better(&c, &v[j - 1]) {
+                v[j] = v[j - 1];
                 j -= 1;
             }
+            v[j] = c;
+            worst = v[k - 1];
         }
     }
     k
+}
+
+/// `a` before `b` in [`ratio_order`], for ratios that are never NaN (positive profits over
+/// non-negative weights): plain comparisons in the hot loop.
+#[inline]
+fn better(a: &(f64, usize, f64), b: &(f64, usize, f64)) -> bool {
+    a.0 > b.0 || (a.0 == b.0 && a.1 < b.1)
 }
 
 /// The Lagrangian bound of cone multipliers `z` (pushed into the cone first):
