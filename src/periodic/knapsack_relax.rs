@@ -626,3 +626,45 @@ pub fn fix_by_reduced_costs(
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The insertion selection puts the same entries in the same order at the front as a full
+    /// sort, ties (equal ratios, infinite ratios) included.
+    #[test]
+    fn best_to_front_matches_a_full_sort() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for case in 0..500 {
+            let n = rng.random_range(0..40);
+            let mut v: Vec<(f64, usize, f64)> = (0..n)
+                .map(|i| {
+                    let r = match rng.random_range(0..5) {
+                        0 => f64::INFINITY,
+                        1 => 1.5,
+                        _ => rng.random_range(0.01..10.0),
+                    };
+                    (r, i, rng.random_range(0.0..5.0))
+                })
+                .collect();
+            // Shuffle the item order so ties are not already in index order.
+            for i in (1..v.len()).rev() {
+                let j = rng.random_range(0..=i);
+                v.swap(i, j);
+            }
+            let mut sorted = v.clone();
+            sorted.sort_by(ratio_order);
+            let k = rng.random_range(1..12);
+            let got = best_to_front(&mut v, k);
+            assert_eq!(got, k.min(n), "case {case}");
+            assert_eq!(v[..got], sorted[..got], "case {case}");
+            // The rest is a permutation of what is left.
+            let mut rest = v[got..].to_vec();
+            rest.sort_by(ratio_order);
+            assert_eq!(rest, sorted[got..], "case {case}");
+        }
+    }
+}

@@ -84,8 +84,8 @@ impl Default for PricingSettings {
             node_bound: Bound::default(),
             local_search_starts: 3,
             pool_starts: 5,
-            pool_reach: 100,
-            probe_nodes: 100,
+            pool_reach: 20,
+            probe_nodes: 200,
             tighten: true,
             best_first: true,
         }
