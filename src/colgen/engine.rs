@@ -109,6 +109,9 @@ pub struct CgOutcome {
     pub iterations: Vec<Iteration>,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Seconds until `⌈bound⌉ = ⌈master⌉` first held (the integer bound `⌈z_LP⌉` proven),
+    /// if it did.
+    pub settled_seconds: Option<f64>,
 }
 
 /// `⌈bound⌉ = ⌈master⌉`: no column can lower the integer bound any more.
@@ -161,6 +164,7 @@ pub fn run<P: Pricing>(
     let mut bound = known_bound.max(0.0);
     let mut center: Option<Vec<f64>> = None;
     let mut was_settled = false;
+    let mut settled_seconds = None;
     let mut iterations = Vec::new();
     // The first solve gets at least a little time: without a master there is nothing to report.
     let first = master.solve(&Deadline::after(Some(
@@ -180,6 +184,7 @@ pub fn run<P: Pricing>(
         }
         if !was_settled && settled(bound, last.value) {
             was_settled = true;
+            settled_seconds = Some(began.elapsed().as_secs_f64());
             pricing.settle();
         }
         let k = settings.tail_iterations;
@@ -301,5 +306,7 @@ pub fn run<P: Pricing>(
         primal: last.primal,
         iterations,
         seconds: began.elapsed().as_secs_f64(),
+        settled_seconds: settled_seconds
+            .or_else(|| settled(bound, last.value).then(|| began.elapsed().as_secs_f64())),
     })
 }

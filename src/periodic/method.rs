@@ -408,6 +408,10 @@ fn column_generation(
     s.insert("master_value".into(), cg.master_value);
     s.insert("heuristic_seconds".into(), heuristic_seconds);
     s.insert("phase1_seconds".into(), phase1);
+    if let Some(t) = cg.settled_seconds {
+        // From the start of the solve, like phase 1.
+        s.insert("bound_settled_seconds".into(), phase1 - cg.seconds + t);
+    }
     s.insert("integer_seconds".into(), int_seconds);
     s.insert("dive_seconds".into(), dive_seconds);
     if let Some((m, steps, added, complete)) = dive_machines {
