@@ -247,11 +247,12 @@ pub fn branch_and_bound(
             continue;
         }
         let view = NodeView::new(k, &node.lower, &node.upper);
+        let mut at_parent = None;
         if let Some(e) = node.dir {
-            match view.bound_along(e, search.bound) {
+            match view.screen(e, search.bound) {
                 None => continue,
-                Some(b) if b <= target + eps(target) => continue,
-                _ => {}
+                Some((b, _)) if b <= target + eps(target) => continue,
+                Some((_, p)) => at_parent = Some(p),
             }
         }
         if nodes >= search.node_limit || deadline.expired() {
@@ -301,9 +302,13 @@ pub fn branch_and_bound(
                     (_, r) => r,
                 }
             }
-            (NodeSolver::Directional, false) => {
-                disc_search(&view, node.dir, target + eps(target), search.bound)
-            }
+            (NodeSolver::Directional, false) => disc_search(
+                &view,
+                node.dir,
+                at_parent,
+                target + eps(target),
+                search.bound,
+            ),
         };
         let (bound, x, dir) = match relaxed {
             Relaxed::Infeasible => continue,
@@ -349,14 +354,12 @@ pub fn branch_and_bound(
             }
             if let (Some(e), true) = (dir, search.fixing) {
                 let target = best_value.max(search.threshold);
-                if !fix_by_reduced_costs(
-                    k,
-                    &mut node.lower,
-                    &mut node.upper,
-                    e,
-                    target + eps(target),
-                ) {
+                let Some(fixed) = fix_by_reduced_costs(&view, e, target + eps(target)) else {
                     continue;
+                };
+                for (i, l, u) in fixed {
+                    node.lower[i] = l;
+                    node.upper[i] = u;
                 }
             }
             let mut most = 1e-6;

@@ -119,27 +119,30 @@ impl<'a> NodeView<'a> {
     /// [`directional`] over this node.
     pub fn directional(&self, e: [f64; 2], bound: Bound) -> Option<(f64, Vec<f64>)> {
         let mut x: Vec<f64> = self.lower.iter().map(|&l| f64::from(l)).collect();
-        let value = fractional(self, e, bound, &mut Vec::new(), Some(&mut x))?;
+        let (value, _) = fractional(self, e, bound, &mut Vec::new(), Some(&mut x))?;
         Some((value, x))
     }
 
     /// The bound along `e` alone, without the maximiser (a node screened with its parent's
-    /// direction). `None` when the node is infeasible.
-    pub fn bound_along(&self, e: [f64; 2], bound: Bound) -> Option<f64> {
+    /// direction), and the fractional evaluation there, from which [`disc_search`] can start.
+    /// `None` when the node is infeasible.
+    pub fn screen(&self, e: [f64; 2], bound: Bound) -> Option<(f64, Probe)> {
         let mut free = Vec::with_capacity(self.free.len());
-        fractional(self, e, bound, &mut free, None)
+        let (value, d) = fractional(self, e, bound, &mut free, None)?;
+        Some((value, d.probe()))
     }
 }
 
-/// The knapsack along `e`: its `bound`; when `x` is given (holding `lower`), the amounts the
-/// fractional solution takes are added to it. `free` is the sort buffer.
+/// The knapsack along `e`: its `bound`, and Dantzig's solution it came from; when `x` is given
+/// (holding `lower`), the amounts the fractional solution takes are added to it. `free` is the
+/// sort buffer.
 fn fractional(
     view: &NodeView,
     e: [f64; 2],
     bound: Bound,
     free: &mut Vec<(f64, usize, f64)>,
     x: Option<&mut Vec<f64>>,
-) -> Option<f64> {
+) -> Option<(f64, Dantzig)> {
     let k = view.k;
     let d = dantzig(view, e, free, x)?;
     match (bound, d.critical) {
@@ -151,9 +154,9 @@ fn fractional(
                 free[s + 1..].iter().map(|f| f.0).max_by(f64::total_cmp)
             };
             let change = martello_toth(free, s, take, k.items[free[s].1].profit, next);
-            Some(d.value + change.min(0.0))
+            Some((d.value + change.min(0.0), d))
         }
-        _ => Some(d.value),
+        _ => Some((d.value, d)),
     }
 }
 
@@ -171,6 +174,13 @@ struct Dantzig {
     lambda: f64,
     /// The phasor `Σ x_j r_j` of the fractional solution `x` (lower bounds included).
     phasor: [f64; 2],
+}
+
+impl Dantzig {
+    /// What the disc search needs of it.
+    fn probe(&self) -> Probe {
+        (self.value, self.lambda, self.phasor)
+    }
 }
 
 /// The order of the buffer `(ratio, item, weight)`: best ratio first, ties by item. A total
@@ -362,7 +372,7 @@ fn into_disc(e: [f64; 2]) -> [f64; 2] {
 
 /// One evaluation of the fractional bound along `e`: its value, the row's multiplier `λ` and
 /// the phasor `v` of the fractional solution; `-λ v` is a subgradient in `e`.
-type Probe = (f64, f64, [f64; 2]);
+pub type Probe = (f64, f64, [f64; 2]);
 
 /// Pattern-search moves per node. Measured on a 100-job large-task instance (docs/results.md):
 /// 2 moves left bounds so loose that nodes grew tenfold; 40 made each node 3x dearer for
@@ -386,11 +396,18 @@ pub fn directional_search(
     cutoff: f64,
     bound: Bound,
 ) -> Relaxed {
-    disc_search(&NodeView::new(k, lower, upper), e0, cutoff, bound)
+    disc_search(&NodeView::new(k, lower, upper), e0, None, cutoff, bound)
 }
 
-/// [`directional_search`] over a node already seen.
-pub fn disc_search(view: &NodeView, e0: Option<[f64; 2]>, cutoff: f64, bound: Bound) -> Relaxed {
+/// [`directional_search`] over a node already seen; `at_start` is the fractional evaluation at
+/// `e0` when the caller has it (from [`NodeView::screen`]), so it is not evaluated twice.
+pub fn disc_search(
+    view: &NodeView,
+    e0: Option<[f64; 2]>,
+    at_start: Option<Probe>,
+    cutoff: f64,
+    bound: Bound,
+) -> Relaxed {
     let k = view.k;
     let flat = k.items.iter().all(|it| it.x == 0.0 && it.y == 0.0);
     if flat {
@@ -407,9 +424,8 @@ pub fn disc_search(view: &NodeView, e0: Option<[f64; 2]>, cutoff: f64, bound: Bo
     // integer bound instead (piecewise, not convex) led the pattern search astray — 20% more
     // nodes on a large-task pricing (docs/results.md).
     let mut free = Vec::with_capacity(view.free.len());
-    let mut eval = |e: [f64; 2]| -> Option<Probe> {
-        dantzig(view, e, &mut free, None).map(|d| (d.value, d.lambda, d.phasor))
-    };
+    let mut eval =
+        |e: [f64; 2]| -> Option<Probe> { dantzig(view, e, &mut free, None).map(|d| d.probe()) };
     // The point of the best direction, evaluated once at the end, with `bound` there.
     let point = |value: f64, e: [f64; 2]| match view.directional(e, bound) {
         Some((at, x)) => Relaxed::Bounded {
@@ -433,7 +449,8 @@ pub fn disc_search(view: &NodeView, e0: Option<[f64; 2]>, cutoff: f64, bound: Bo
     }
     let mut best: Option<([f64; 2], Probe)> = None;
     for e in starts {
-        let Some(p) = eval(e) else {
+        let known = at_start.filter(|_| e0.is_some());
+        let Some(p) = known.or_else(|| eval(e)) else {
             return Relaxed::Infeasible;
         };
         if best.is_none_or(|(_, b)| p.0 < b.0) {
@@ -578,29 +595,25 @@ impl Socp {
 /// Reduced-cost fixing along `e` (Dantzig's bound `B` and critical ratio `λ` of the node's
 /// linear knapsack): a unit of item `j` beyond its fractional amount changes that bound by
 /// `d_j = π_j − λ w_j` at least, so no point of the box with `k` more (or fewer) units than the
-/// fractional solution can beat `target` once `B + k d_j ≤ target`. Tightens `lower`/`upper`
-/// to the units that still can; `false` when the node cannot beat `target` at all.
+/// fractional solution can beat `target` once `B + k d_j ≤ target`. Returns the items whose
+/// range shrinks, with their new `(lower, upper)`; `None` when the node cannot beat `target` at
+/// all.
 pub fn fix_by_reduced_costs(
-    k: &Knapsack,
-    lower: &mut [u32],
-    upper: &mut [u32],
+    view: &NodeView,
     e: [f64; 2],
     target: f64,
-) -> bool {
-    let view = NodeView::new(k, lower, upper);
+) -> Option<Vec<(usize, u32, u32)>> {
+    let (k, lower, upper) = (view.k, view.lower, view.upper);
     let mut free = Vec::with_capacity(view.free.len());
-    let Some(d) = dantzig(&view, e, &mut free, None) else {
-        return false;
-    };
-    drop(view);
+    let d = dantzig(view, e, &mut free, None)?;
     let slack = d.value - target;
     if slack <= 0.0 {
-        return false;
+        return None;
     }
     // Items before the critical one (in ratio order) are taken whole, those after it left
-    // out; `λ` is the critical ratio (0 when everything fits).
+    // out.
     let critical = d.critical.map(|(s, _)| free[s]);
-    let lambda = critical.map_or(0.0, |c| c.0);
+    let mut fixed = Vec::new();
     for f in &free {
         let (_, i, w) = *f;
         let before = match critical {
@@ -608,23 +621,23 @@ pub fn fix_by_reduced_costs(
             Some(c) if c.1 == i => continue,
             Some(c) => ratio_order(f, &c).is_lt(),
         };
-        let d = k.items[i].profit - lambda * w;
+        let d = k.items[i].profit - d.lambda * w;
         let span = upper[i] - lower[i];
         if before && d > 0.0 {
             // Taken fully: at most `slack / d` units fewer.
             let keep = (slack / d + 1e-9).floor();
             if keep < f64::from(span) {
-                lower[i] = upper[i] - keep as u32;
+                fixed.push((i, upper[i] - keep as u32, upper[i]));
             }
         } else if !before && d < 0.0 {
             // Left out: at most `slack / −d` units more.
             let add = (slack / -d + 1e-9).floor();
             if add < f64::from(span) {
-                upper[i] = lower[i] + add as u32;
+                fixed.push((i, lower[i], lower[i] + add as u32));
             }
         }
     }
-    true
+    Some(fixed)
 }
 
 #[cfg(test)]
