@@ -107,7 +107,15 @@ impl Knapsack {
             return false;
         }
         for (i, (&l, u)) in lower.iter().zip(upper.iter_mut()).enumerate() {
-            if *u <= l || self.peak_with(s, i, f64::from(*u - l)) <= limit {
+            if *u <= l {
+                continue;
+            }
+            // The peak is at least the mean load (`‖v + r‖ ≥ 0`): no task fits past it.
+            if s[0] + self.items[i].mean > limit {
+                *u = l;
+                continue;
+            }
+            if self.peak_with(s, i, f64::from(*u - l)) <= limit {
                 continue;
             }
             *u = l + self.most_that_fit(s, i, 0, *u - l - 1);
@@ -124,7 +132,7 @@ impl Knapsack {
             let peak = s[0] + norm(s[1], s[2]);
             let mut best: Option<(usize, f64)> = None;
             for (i, it) in self.items.iter().enumerate() {
-                if u[i] >= upper[i] {
+                if u[i] >= upper[i] || s[0] + it.mean > limit {
                     continue;
                 }
                 let after = self.peak_with(s, i, 1.0);

@@ -186,6 +186,13 @@ impl Open {
     }
 }
 
+/// `⌊v⌋` of a non-negative amount, 0 below zero: a saturating cast, where `floor` is a libm
+/// call on baseline x86-64 (2% of a large-task profile).
+#[inline]
+fn whole(v: f64) -> u32 {
+    v as u32
+}
+
 /// Maximises `k` starting from `incumbent`.
 pub fn branch_and_bound(
     k: &Knapsack,
@@ -335,9 +342,7 @@ pub fn branch_and_bound(
         if let Some(x) = &x {
             // Incumbent: round down, repair tolerance overflows, complete greedily.
             let mut u: Vec<u32> = (0..n)
-                .map(|i| {
-                    ((x[i] + 1e-9).floor().max(0.0) as u32).clamp(node.lower[i], node.upper[i])
-                })
+                .map(|i| whole(x[i] + 1e-9).clamp(node.lower[i], node.upper[i]))
                 .collect();
             while !k.fits(&u) {
                 let Some(i) = (0..n)
@@ -364,10 +369,11 @@ pub fn branch_and_bound(
             }
             let mut most = 1e-6;
             for (i, &v) in x.iter().enumerate() {
-                let f = (v - v.floor()).min(v.ceil() - v);
+                // Distance to the nearest integer (0 for the negative round-off of a solver).
+                let f = (v - f64::from(whole(v))).min(1.0 - (v - f64::from(whole(v))));
                 if f > most && node.lower[i] < node.upper[i] {
                     most = f;
-                    branch_on = Some((i, v.floor() as u32));
+                    branch_on = Some((i, whole(v)));
                 }
             }
             if branch_on.is_none() {
