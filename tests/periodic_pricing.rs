@@ -52,19 +52,21 @@ const VARIANTS: [(NodeSolver, Bound); 4] = [
     (NodeSolver::Directional, Bound::Integer),
 ];
 
-/// The search with combinations of reduced-cost fixing, tightening, node order and root start
-/// (Clarabel, or a disc search from a hint); all must agree. Also checks the root bound
+/// The search with combinations of reduced-cost fixing, tightening, node order, root start
+/// (Clarabel, or a disc search from a hint) and integer-row pruning; all must agree. Also checks the root bound
 /// against the optimum.
 fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64>) {
     let mut out: Option<(f64, Option<f64>)> = None;
-    for (fixing, tighten, best_first, root_hint) in [
-        (true, true, true, None),
-        (true, true, false, None),
-        (false, false, false, None),
-        (false, false, true, None),
-        (true, false, false, None),
-        (false, true, true, None),
-        (true, true, true, Some([0.3, -0.4])),
+    for (fixing, tighten, best_first, root_hint, integer_rows) in [
+        (true, true, true, None, true),
+        (true, true, true, None, false),
+        (true, true, false, None, true),
+        (false, false, false, None, true),
+        (false, false, true, None, true),
+        (true, false, false, None, true),
+        (true, false, false, None, false),
+        (false, true, true, None, true),
+        (true, true, true, Some([0.3, -0.4]), true),
     ] {
         let search = Search {
             threshold: 0.0,
@@ -77,6 +79,7 @@ fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64
             root_hint,
             fixing,
             tighten,
+            integer_rows,
             best_first,
         };
         let s = branch_and_bound(k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
@@ -93,7 +96,7 @@ fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64
             None => out = Some((s.value, s.proven_max)),
             Some((v, _)) => assert!(
                 (v - s.value).abs() <= 1e-9,
-                "fixing {fixing} / tighten {tighten} / best first {best_first} / hint {root_hint:?}: {} vs {v}",
+                "fixing {fixing} / tighten {tighten} / best first {best_first} / hint {root_hint:?} / integer rows {integer_rows}: {} vs {v}",
                 s.value
             ),
         }

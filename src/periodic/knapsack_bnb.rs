@@ -15,6 +15,7 @@ use super::knapsack::Knapsack;
 use super::knapsack_relax::{
     directional_search, disc_search, fix_by_reduced_costs, Bound, NodeView, Relaxed, Socp,
 };
+use super::knapsack_rows::{may_beat, BUDGET, GATE, ROW_TRIAL, ROW_YIELD};
 use crate::error::Result;
 use crate::solver::Deadline;
 use serde::{Deserialize, Serialize};
@@ -70,6 +71,9 @@ pub struct Search {
     pub fixing: bool,
     /// Feasibility-based bound tightening at every node (see [`Knapsack::tighten`]).
     pub tighten: bool,
+    /// Prune nodes whose integer knapsack along the relaxation's direction cannot beat the
+    /// target (see [`super::knapsack_rows`]; after reduced-cost fixing, so only with `fixing`).
+    pub integer_rows: bool,
     /// Node order: dive on up-branches, then resume at the open node of highest bound (instead
     /// of depth first throughout).
     pub best_first: bool,
@@ -89,6 +93,7 @@ impl Default for Search {
             root_hint: None,
             fixing: true,
             tighten: true,
+            integer_rows: true,
             best_first: true,
         }
     }
@@ -234,6 +239,8 @@ pub fn branch_and_bound(
     let mut complete = true;
     let mut root = None;
     let mut first_found: Option<u64> = None;
+    // Integer-row tests so far, and how many pruned.
+    let (mut row_tests, mut row_prunes) = (0u64, 0u64);
     while let Some(mut node) = open.pop() {
         if first_found.is_none() && !improving.is_empty() {
             first_found = Some(nodes);
@@ -259,6 +266,7 @@ pub fn branch_and_bound(
             match view.screen(e, search.bound) {
                 None => continue,
                 Some((b, _)) if b <= target + eps(target) => continue,
+
                 Some((_, p)) => at_parent = Some(p),
             }
         }
@@ -359,12 +367,27 @@ pub fn branch_and_bound(
             }
             if let (Some(e), true) = (dir, search.fixing) {
                 let target = best_value.max(search.threshold);
-                let Some(fixed) = fix_by_reduced_costs(&view, e, target + eps(target)) else {
+                let Some(fixing) = fix_by_reduced_costs(&view, e, target + eps(target)) else {
                     continue;
                 };
-                for (i, l, u) in fixed {
+                for (i, l, u) in fixing.bounds {
                     node.lower[i] = l;
                     node.upper[i] = u;
+                }
+                // The integer row along `e` (see `knapsack_rows`), unless Dantzig's rounded point
+                // already beats the target along it (the test would keep the node), the bound is
+                // far above the target, or the tests have stopped paying in this search.
+                if search.integer_rows
+                    && fixing.rounded <= target + eps(target)
+                    && bound - target < GATE * target.abs()
+                    && (row_tests < ROW_TRIAL || row_prunes * ROW_YIELD >= row_tests)
+                {
+                    row_tests += 1;
+                    let fixed = NodeView::new(k, &node.lower, &node.upper);
+                    if !may_beat(&fixed, e, target + eps(target), BUDGET) {
+                        row_prunes += 1;
+                        continue;
+                    }
                 }
             }
             let mut most = 1e-6;

@@ -116,6 +116,36 @@ impl<'a> NodeView<'a> {
         }
     }
 
+    /// The knapsack.
+    pub fn knapsack(&self) -> &Knapsack {
+        self.k
+    }
+
+    /// The box's lower bounds.
+    pub fn lower(&self) -> &[u32] {
+        self.lower
+    }
+
+    /// The box's upper bounds.
+    pub fn upper(&self) -> &[u32] {
+        self.upper
+    }
+
+    /// `Σ π_j l_j`.
+    pub fn value(&self) -> f64 {
+        self.value
+    }
+
+    /// `(Σ C_j l_j, Σ x_j l_j, Σ y_j l_j)`.
+    pub fn load(&self) -> [f64; 3] {
+        self.load
+    }
+
+    /// The items with `l_j < u_j`.
+    pub fn free(&self) -> &[usize] {
+        &self.free
+    }
+
     /// [`directional`] over this node.
     pub fn directional(&self, e: [f64; 2], bound: Bound) -> Option<(f64, Vec<f64>)> {
         let mut x: Vec<f64> = self.lower.iter().map(|&l| f64::from(l)).collect();
@@ -608,14 +638,9 @@ impl Socp {
 /// Reduced-cost fixing along `e` (Dantzig's bound `B` and critical ratio `λ` of the node's
 /// linear knapsack): a unit of item `j` beyond its fractional amount changes that bound by
 /// `d_j = π_j − λ w_j` at least, so no point of the box with `k` more (or fewer) units than the
-/// fractional solution can beat `target` once `B + k d_j ≤ target`. Returns the items whose
-/// range shrinks, with their new `(lower, upper)`; `None` when the node cannot beat `target` at
-/// all.
-pub fn fix_by_reduced_costs(
-    view: &NodeView,
-    e: [f64; 2],
-    target: f64,
-) -> Option<Vec<(usize, u32, u32)>> {
+/// fractional solution can beat `target` once `B + k d_j ≤ target`. Returns the new bounds (see
+/// [`Fixing`]); `None` when the node cannot beat `target` at all.
+pub fn fix_by_reduced_costs(view: &NodeView, e: [f64; 2], target: f64) -> Option<Fixing> {
     let (k, lower, upper) = (view.k, view.lower, view.upper);
     let mut free = Vec::with_capacity(view.free.len());
     let d = dantzig(view, e, &mut free, None)?;
@@ -650,7 +675,24 @@ pub fn fix_by_reduced_costs(
             }
         }
     }
-    Some(fixed)
+    // The integer point along `e` of Dantzig's solution rounded down (inside the new box).
+    let rounded = match d.critical {
+        Some((s, take)) => d.value - (take - f64::from(take as u32)) * k.items[free[s].1].profit,
+        None => d.value,
+    };
+    Some(Fixing {
+        bounds: fixed,
+        rounded,
+    })
+}
+
+/// What reduced-cost fixing found at a node.
+pub struct Fixing {
+    /// The items whose range shrinks, with their new `(lower, upper)`.
+    pub bounds: Vec<(usize, u32, u32)>,
+    /// The value of Dantzig's solution rounded down: an integer point of the new box along the
+    /// direction.
+    pub rounded: f64,
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ mod instance;
 pub mod knapsack;
 pub mod knapsack_bnb;
 pub mod knapsack_relax;
+pub mod knapsack_rows;
 mod method;
 mod packing;
 pub mod peak;

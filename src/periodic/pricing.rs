@@ -63,6 +63,9 @@ pub struct PricingSettings {
     /// Feasibility-based bound tightening at every branch-and-bound node (see
     /// [`super::knapsack::Knapsack::tighten`]).
     pub tighten: bool,
+    /// Prune branch-and-bound nodes by the integer knapsack along their relaxation's direction
+    /// (see [`super::knapsack_rows`]).
+    pub integer_rows: bool,
     /// Branch-and-bound node order: dive on up-branches, then resume at the open node of
     /// highest bound (`false`: depth first throughout). Improving columns turn up sooner, so
     /// partial searches stop earlier and their columns are better.
@@ -87,6 +90,7 @@ impl Default for PricingSettings {
             pool_reach: 20,
             probe_nodes: 200,
             tighten: true,
+            integer_rows: true,
             best_first: true,
         }
     }
@@ -191,6 +195,7 @@ impl<'a> PeriodicPricing<'a> {
             keep_above: threshold,
             bound: self.settings.node_bound,
             tighten: self.settings.tighten,
+            integer_rows: self.settings.integer_rows,
             best_first: self.settings.best_first,
             ..Search::default()
         }
