@@ -89,6 +89,8 @@ pub struct NodeView<'a> {
     load: [f64; 3],
     /// Items with `l_j < u_j`.
     free: Vec<usize>,
+    /// Their `(π_j, C_j, x_j, y_j)`, contiguous for the evaluations' one pass.
+    cols: Vec<[f64; 4]>,
 }
 
 impl<'a> NodeView<'a> {
@@ -96,6 +98,7 @@ impl<'a> NodeView<'a> {
     pub fn new(k: &'a Knapsack, lower: &'a [u32], upper: &'a [u32]) -> Self {
         let (mut value, mut load) = (0.0, [0.0; 3]);
         let mut free = Vec::with_capacity(k.items.len());
+        let mut cols = Vec::with_capacity(k.items.len());
         for (i, ((it, &l), &u)) in k.items.iter().zip(lower).zip(upper).enumerate() {
             let l = f64::from(l);
             value += it.profit * l;
@@ -104,6 +107,7 @@ impl<'a> NodeView<'a> {
             load[2] += it.y * l;
             if u as f64 > l {
                 free.push(i);
+                cols.push([it.profit, it.mean, it.x, it.y]);
             }
         }
         NodeView {
@@ -113,6 +117,7 @@ impl<'a> NodeView<'a> {
             value,
             load,
             free,
+            cols,
         }
     }
 
@@ -244,15 +249,12 @@ fn dantzig(
     let mut phasor = [view.load[1], view.load[2]];
     // Zero weight ranks first (free profit).
     free.clear();
-    for &i in &view.free {
-        let it = &k.items[i];
-        let w = (it.mean + e[0] * it.x + e[1] * it.y).max(0.0);
-        let ratio = if w > 0.0 {
-            it.profit / w
-        } else {
-            f64::INFINITY
-        };
-        free.push((ratio, i, w));
+    free.resize(view.free.len(), (0.0, 0, 0.0));
+    for (slot, (&i, c)) in free.iter_mut().zip(view.free.iter().zip(&view.cols)) {
+        let [profit, mean, x, y] = *c;
+        let w = (mean + e[0] * x + e[1] * y).max(0.0);
+        let ratio = if w > 0.0 { profit / w } else { f64::INFINITY };
+        *slot = (ratio, i, w);
     }
     if room < -FIT_TOLERANCE {
         return None;
