@@ -249,13 +249,12 @@ fn dantzig(
     let mut phasor = [view.load[1], view.load[2]];
     // Zero weight ranks first (free profit).
     free.clear();
-    free.resize(view.free.len(), (0.0, 0, 0.0));
-    for (slot, (&i, c)) in free.iter_mut().zip(view.free.iter().zip(&view.cols)) {
+    free.extend(view.free.iter().zip(&view.cols).map(|(&i, c)| {
         let [profit, mean, x, y] = *c;
         let w = (mean + e[0] * x + e[1] * y).max(0.0);
         let ratio = if w > 0.0 { profit / w } else { f64::INFINITY };
-        *slot = (ratio, i, w);
-    }
+        (ratio, i, w)
+    }));
     if room < -FIT_TOLERANCE {
         return None;
     }
