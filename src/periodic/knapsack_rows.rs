@@ -2,12 +2,12 @@
 //!
 //! Every unit vector `e` gives the valid row `Σ U_j (C_j + e·r_j) ≤ C` (`e·v ≤ ‖v‖`). The node
 //! relaxations use its *linear* knapsack; minimised over `e` that is the SOCP bound, and the
-//! SOCP bound is what the tree pays for: Clarabel's exact SOCP at every node explores as many
-//! nodes as the disc search. The row's *integer* knapsack is a relaxation of the node too, and a
-//! tighter one where a column holds a few large tasks — the fractional critical item is then a
-//! large part of the bound. Whether it can beat the target is decided by a depth-first search
-//! (Horowitz–Sahni: items by ratio, most copies first, Dantzig's bound from prefix sums), with
-//! a budget beyond which the node is kept.
+//! SOCP bound is what the tree pays for: Clarabel's exact SOCP at every node explores no fewer
+//! nodes than the disc search. The row's *integer* knapsack is a relaxation of the node too,
+//! and a tighter one where a column holds a few large tasks — the fractional critical item is
+//! then a large part of the bound. Whether it can beat the target is decided by a depth-first
+//! search (Horowitz–Sahni: items by ratio, most copies first, Dantzig's bound from prefix
+//! sums), with a budget beyond which the node is kept.
 
 use super::knapsack::FIT_TOLERANCE;
 use super::knapsack_relax::NodeView;
