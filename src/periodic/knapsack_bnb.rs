@@ -2,8 +2,9 @@
 //!
 //! Nodes are boxes `l ≤ U ≤ u`, tightened by feasibility on arrival. Each node is first
 //! screened with its parent's direction (one fractional knapsack); survivors get a full
-//! relaxation — Clarabel's SOCP, or its directional dual minimised over the unit disc (see
-//! `knapsack_relax.rs`). Incumbents come from rounding the relaxation down (peaks are
+//! relaxation — Clarabel's SOCP (`knapsack_socp.rs`), or its directional dual minimised over
+//! the unit disc (`knapsack_relax.rs`) — and, near the target, the integer row along its
+//! direction (`knapsack_rows.rs`). Incumbents come from rounding the relaxation down (peaks are
 //! monotone: every task's demand is non-negative) and completing greedily. Branching: the
 //! most fractional variable; the search dives on up-branches and then resumes at the open node
 //! of highest bound (`Search::best_first`), or depth first.
@@ -13,9 +14,10 @@
 
 use super::knapsack::Knapsack;
 use super::knapsack_relax::{
-    directional_search, disc_search, fix_by_reduced_costs, Bound, NodeView, Relaxed, Socp,
+    directional_search, disc_search, fix_by_reduced_costs, Bound, NodeView, Relaxed,
 };
 use super::knapsack_rows::{may_beat, BUDGET, GATE, ROW_TRIAL, ROW_YIELD};
+use super::knapsack_socp::Socp;
 use crate::error::Result;
 use crate::solver::Deadline;
 use serde::{Deserialize, Serialize};
@@ -392,8 +394,9 @@ pub fn branch_and_bound(
             }
             let mut most = 1e-6;
             for (i, &v) in x.iter().enumerate() {
-                // Distance to the nearest integer (0 for the negative round-off of a solver).
-                let f = (v - f64::from(whole(v))).min(1.0 - (v - f64::from(whole(v))));
+                // Distance to the nearest integer (negative for a solver's round-off below 0).
+                let frac = v - f64::from(whole(v));
+                let f = frac.min(1.0 - frac);
                 if f > most && node.lower[i] < node.upper[i] {
                     most = f;
                     branch_on = Some((i, whole(v)));

@@ -9,6 +9,7 @@ pub mod knapsack;
 pub mod knapsack_bnb;
 pub mod knapsack_relax;
 pub mod knapsack_rows;
+pub mod knapsack_socp;
 mod method;
 mod packing;
 pub mod peak;
