@@ -12,6 +12,7 @@
 
 use super::knapsack::{Knapsack, FIT_TOLERANCE};
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 
 /// Which bound of the knapsack along one direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -81,8 +82,13 @@ pub struct NodeView<'a> {
     load: [f64; 3],
     /// Items with `l_j < u_j`.
     free: Vec<usize>,
-    /// Their `(π_j, C_j, x_j, y_j)`, contiguous for the evaluations' one pass.
+    /// Their `(π_j, C_j, x_j, y_j)`, contiguous for the first evaluation's one pass.
     cols: Vec<[f64; 4]>,
+    /// The free items' `(ratio, item, weight)` as the last evaluation left them: best ratios
+    /// first. The next direction is usually close, so its evaluation starts from this order and
+    /// bringing the best items to the front moves few of them (insertions were half the cost of
+    /// an evaluation when every one started from item order).
+    order: RefCell<Vec<(f64, usize, f64)>>,
 }
 
 impl<'a> NodeView<'a> {
@@ -110,6 +116,7 @@ impl<'a> NodeView<'a> {
             load,
             free,
             cols,
+            order: RefCell::new(Vec::new()),
         }
     }
 
@@ -146,7 +153,7 @@ impl<'a> NodeView<'a> {
     /// [`directional`] over this node.
     pub fn directional(&self, e: [f64; 2], bound: Bound) -> Option<(f64, Vec<f64>)> {
         let mut x: Vec<f64> = self.lower.iter().map(|&l| f64::from(l)).collect();
-        let (value, _) = fractional(self, e, bound, &mut Vec::new(), Some(&mut x))?;
+        let (value, _) = fractional(self, e, bound, Some(&mut x))?;
         Some((value, x))
     }
 
@@ -154,23 +161,21 @@ impl<'a> NodeView<'a> {
     /// direction), and the fractional evaluation there, from which [`disc_search`] can start.
     /// `None` when the node is infeasible.
     pub fn screen(&self, e: [f64; 2], bound: Bound) -> Option<(f64, Probe)> {
-        let mut free = Vec::with_capacity(self.free.len());
-        let (value, d) = fractional(self, e, bound, &mut free, None)?;
+        let (value, d) = fractional(self, e, bound, None)?;
         Some((value, d.probe()))
     }
 }
 
 /// The knapsack along `e`: its `bound`, and Dantzig's solution it came from; when `x` is given
-/// (holding `lower`), the amounts the fractional solution takes are added to it. `free` is the
-/// sort buffer.
+/// (holding `lower`), the amounts the fractional solution takes are added to it.
 fn fractional(
     view: &NodeView,
     e: [f64; 2],
     bound: Bound,
-    free: &mut Vec<(f64, usize, f64)>,
     x: Option<&mut Vec<f64>>,
 ) -> Option<(f64, Dantzig)> {
     let k = view.k;
+    let free = &mut *view.order.borrow_mut();
     let d = dantzig(view, e, free, x)?;
     match (bound, d.critical) {
         (Bound::Integer, Some((s, take))) => {
@@ -219,7 +224,8 @@ fn ratio_order(a: &(f64, usize, f64), b: &(f64, usize, f64)) -> std::cmp::Orderi
 /// Dantzig's solution along `e` over the node `view`: fills `free` with the free items'
 /// `(profit per unit of weight, item, weight)`, in [`ratio_order`] up to the critical item,
 /// and adds the amounts taken to `x` when given (holding `lower`). `None` when the lower
-/// bounds alone overflow the row.
+/// bounds alone overflow the row. `free` is empty or holds the view's free items from an
+/// earlier evaluation, whose order it starts from (the result does not depend on it).
 fn dantzig(
     view: &NodeView,
     e: [f64; 2],
@@ -240,13 +246,23 @@ fn dantzig(
     let mut value = view.value;
     let mut phasor = [view.load[1], view.load[2]];
     // Zero weight ranks first (free profit).
-    free.clear();
-    free.extend(view.free.iter().zip(&view.cols).map(|(&i, c)| {
-        let [profit, mean, x, y] = *c;
+    let entry = |profit: f64, mean: f64, x: f64, y: f64| {
         let w = (mean + e[0] * x + e[1] * y).max(0.0);
         let ratio = if w > 0.0 { profit / w } else { f64::INFINITY };
-        (ratio, i, w)
-    }));
+        (ratio, w)
+    };
+    if free.is_empty() {
+        free.extend(view.free.iter().zip(&view.cols).map(|(&i, c)| {
+            let (ratio, w) = entry(c[0], c[1], c[2], c[3]);
+            (ratio, i, w)
+        }));
+    } else {
+        debug_assert_eq!(free.len(), view.free.len());
+        for f in free.iter_mut() {
+            let it = &k.items[f.1];
+            (f.0, f.2) = entry(it.profit, it.mean, it.x, it.y);
+        }
+    }
     if room < -FIT_TOLERANCE {
         return None;
     }
@@ -443,9 +459,9 @@ pub fn disc_search(
     // The search minimises the fractional bound, which is quasi-convex in `e`: minimising the
     // integer bound instead (piecewise, not convex) led the pattern search astray — 20% more
     // nodes on a large-task pricing (docs/results.md).
-    let mut free = Vec::with_capacity(view.free.len());
-    let mut eval =
-        |e: [f64; 2]| -> Option<Probe> { dantzig(view, e, &mut free, None).map(|d| d.probe()) };
+    let eval = |e: [f64; 2]| -> Option<Probe> {
+        dantzig(view, e, &mut view.order.borrow_mut(), None).map(|d| d.probe())
+    };
     // The point of the best direction, evaluated once at the end, with `bound` there.
     let point = |value: f64, e: [f64; 2]| match view.directional(e, bound) {
         Some((at, x)) => Relaxed::Bounded {
@@ -519,8 +535,8 @@ pub fn disc_search(
 /// [`Fixing`]); `None` when the node cannot beat `target` at all.
 pub fn fix_by_reduced_costs(view: &NodeView, e: [f64; 2], target: f64) -> Option<Fixing> {
     let (k, lower, upper) = (view.k, view.lower, view.upper);
-    let mut free = Vec::with_capacity(view.free.len());
-    let d = dantzig(view, e, &mut free, None)?;
+    let free = &mut *view.order.borrow_mut();
+    let d = dantzig(view, e, free, None)?;
     let slack = d.value - target;
     if slack <= 0.0 {
         return None;
@@ -529,7 +545,7 @@ pub fn fix_by_reduced_costs(view: &NodeView, e: [f64; 2], target: f64) -> Option
     // out.
     let critical = d.critical.map(|(s, _)| free[s]);
     let mut fixed = Vec::new();
-    for f in &free {
+    for f in free.iter() {
         let (_, i, w) = *f;
         let before = match critical {
             None => true,
