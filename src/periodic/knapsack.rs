@@ -80,6 +80,32 @@ impl Knapsack {
         s[0] + n * it.mean + norm(s[1] + n * it.x, s[2] + n * it.y)
     }
 
+    /// The room the means leave after `n` more tasks of item `i` next to the sums `s`, and the
+    /// squared norm of the phasor then: the peak fits iff the room is non-negative and holds
+    /// the norm, decided here without a square root.
+    #[inline]
+    fn room_and_squared_norm(&self, s: [f64; 3], i: usize, n: f64) -> (f64, f64) {
+        let it = &self.items[i];
+        let room = self.capacity + FIT_TOLERANCE - (s[0] + n * it.mean);
+        let (x, y) = (s[1] + n * it.x, s[2] + n * it.y);
+        (room, x * x + y * y)
+    }
+
+    /// `true` when `n` more tasks of item `i` fit next to the sums `s` with a margin (the
+    /// cases it leaves open go to [`Self::peak_with`]).
+    #[inline]
+    fn clearly_fits(&self, s: [f64; 3], i: usize, n: f64) -> bool {
+        let (room, norm2) = self.room_and_squared_norm(s, i, n);
+        room >= 0.0 && norm2 <= room * room * (1.0 - 1e-9)
+    }
+
+    /// `true` when `n` more tasks of item `i` overflow next to the sums `s` by a margin.
+    #[inline]
+    fn clearly_overflows(&self, s: [f64; 3], i: usize, n: f64) -> bool {
+        let (room, norm2) = self.room_and_squared_norm(s, i, n);
+        room < 0.0 || norm2 > room * room * (1.0 + 1e-9) + 1e-18
+    }
+
     /// The largest count `n` in `lo..=hi` of item `i` that fits next to the sums `s`, given
     /// that `lo` fits (the peak is convex in `n`: binary search).
     fn most_that_fit(&self, s: [f64; 3], i: usize, mut lo: u32, mut hi: u32) -> u32 {
@@ -116,7 +142,9 @@ impl Knapsack {
                 *u = l;
                 continue;
             }
-            if self.peak_with(s, i, f64::from(*u - l)) <= limit {
+            if self.clearly_fits(s, i, f64::from(*u - l))
+                || self.peak_with(s, i, f64::from(*u - l)) <= limit
+            {
                 continue;
             }
             *u = l + self.most_that_fit(s, i, 0, *u - l - 1);
@@ -127,13 +155,25 @@ impl Knapsack {
     /// Greedy completion of `u` within `[.., upper]`: repeatedly takes the job with the best
     /// profit per unit of peak increase and adds as many of its tasks as fit.
     pub fn complete(&self, u: &mut [u32], upper: &[u32]) {
+        self.complete_among(u, upper, 0..self.items.len());
+    }
+
+    /// [`Self::complete`] when only the items `among` (in increasing order) can have
+    /// `u_j < upper_j`, e.g. a branch-and-bound node's free items: the others are not looked at.
+    pub fn complete_among(
+        &self,
+        u: &mut [u32],
+        upper: &[u32],
+        among: impl Iterator<Item = usize> + Clone,
+    ) {
         let limit = self.capacity + FIT_TOLERANCE;
         let mut s = self.sums(u);
         loop {
             let peak = s[0] + norm(s[1], s[2]);
             let mut best: Option<(usize, f64)> = None;
-            for (i, it) in self.items.iter().enumerate() {
-                if u[i] >= upper[i] || s[0] + it.mean > limit {
+            for i in among.clone() {
+                let it = &self.items[i];
+                if u[i] >= upper[i] || self.clearly_overflows(s, i, 1.0) {
                     continue;
                 }
                 let after = self.peak_with(s, i, 1.0);
@@ -188,6 +228,9 @@ impl Knapsack {
                 // Dropping a task keeps the rest fitting (peaks are monotone).
                 let s = self.sums(&t);
                 for b in (0..u.len()).filter(|&b| b != a && u[b] < upper[b]) {
+                    if self.clearly_overflows(s, b, 1.0) {
+                        continue;
+                    }
                     let n = self.most_that_fit(s, b, 0, upper[b] - u[b]);
                     if n == 0 {
                         continue;

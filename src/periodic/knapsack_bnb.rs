@@ -364,7 +364,7 @@ pub fn branch_and_bound(
                 u[i] -= 1;
             }
             if k.fits(&u) {
-                k.complete(&mut u, &node.upper);
+                k.complete_among(&mut u, &node.upper, view.free().iter().copied());
                 consider(u, &mut best, &mut best_value);
             }
             if let (Some(e), true) = (dir, search.fixing) {
