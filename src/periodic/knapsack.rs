@@ -263,3 +263,92 @@ impl Knapsack {
         u
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn random(rng: &mut ChaCha8Rng, n: usize) -> Knapsack {
+        let items = (0..n)
+            .map(|job| {
+                let mean: f64 = rng.random_range(0.2..10.0);
+                let rho = mean * rng.random::<f64>();
+                let phi = std::f64::consts::TAU * rng.random::<f64>();
+                Item {
+                    job,
+                    profit: rng.random_range(0.05..1.0),
+                    mean,
+                    x: rho * phi.cos(),
+                    y: rho * phi.sin(),
+                    ub: rng.random_range(1..=4),
+                }
+            })
+            .collect();
+        Knapsack {
+            capacity: 20.0,
+            items,
+        }
+    }
+
+    /// The square-root-free tests never contradict the peak: what clearly fits fits, what
+    /// clearly overflows does not, and both decide most cases.
+    #[test]
+    fn clear_fit_tests_agree_with_the_peak() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut decided = 0;
+        for case in 0..20_000 {
+            let k = random(&mut rng, 3);
+            let u: Vec<u32> = k
+                .items
+                .iter()
+                .map(|it| rng.random_range(0..=it.ub))
+                .collect();
+            let s = k.sums(&u);
+            let n = f64::from(rng.random_range(0..4u32));
+            let fits = k.peak_with(s, 0, n) <= k.capacity + FIT_TOLERANCE;
+            if k.clearly_fits(s, 0, n) {
+                assert!(fits, "case {case}");
+                decided += 1;
+            }
+            if k.clearly_overflows(s, 0, n) {
+                assert!(!fits, "case {case}");
+                decided += 1;
+            }
+        }
+        assert!(decided > 19_000, "only {decided} decided");
+    }
+
+    /// Completing over a box's free items gives what completing over every item gives.
+    #[test]
+    fn completion_among_free_items_matches_the_full_one() {
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        for case in 0..2_000 {
+            let n = rng.random_range(1..12);
+            let k = random(&mut rng, n);
+            let lower: Vec<u32> = k
+                .items
+                .iter()
+                .map(|it| rng.random_range(0..=it.ub.min(1)))
+                .collect();
+            let upper: Vec<u32> = k
+                .items
+                .iter()
+                .zip(&lower)
+                .map(|(it, &l)| rng.random_range(l..=it.ub))
+                .collect();
+            if !k.fits(&lower) {
+                continue;
+            }
+            let free: Vec<usize> = (0..k.items.len())
+                .filter(|&i| lower[i] < upper[i])
+                .collect();
+            let (mut a, mut b) = (lower.clone(), lower.clone());
+            k.complete(&mut a, &upper);
+            k.complete_among(&mut b, &upper, free.iter().copied());
+            assert_eq!(a, b, "case {case}");
+            assert!(k.fits(&a), "case {case}");
+        }
+    }
+}

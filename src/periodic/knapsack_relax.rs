@@ -594,6 +594,74 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
+    /// A view's evaluations start from the order the previous one left: the bound, the
+    /// fractional point and reduced-cost fixing along a direction are the same bits as on a
+    /// fresh view, whatever was evaluated before.
+    #[test]
+    fn evaluations_do_not_depend_on_the_previous_order() {
+        use super::super::knapsack::Item;
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let dir = |rng: &mut ChaCha8Rng| {
+            let t = std::f64::consts::TAU * rng.random::<f64>();
+            let r: f64 = rng.random_range(0.0..=1.0);
+            [r * t.cos(), r * t.sin()]
+        };
+        for case in 0..300 {
+            let n = rng.random_range(1..40);
+            let items: Vec<Item> = (0..n)
+                .map(|job| {
+                    let mean: f64 = rng.random_range(0.2..10.0);
+                    let rho = mean * rng.random::<f64>();
+                    let phi = std::f64::consts::TAU * rng.random::<f64>();
+                    Item {
+                        job,
+                        // A few equal profits, so ratios tie.
+                        profit: f64::from(rng.random_range(1..6u32)) * 0.1,
+                        mean,
+                        x: rho * phi.cos(),
+                        y: rho * phi.sin(),
+                        ub: rng.random_range(1..=3),
+                    }
+                })
+                .collect();
+            let k = Knapsack {
+                capacity: 20.0,
+                items,
+            };
+            let lower: Vec<u32> = k.items.iter().map(|_| rng.random_range(0..=1)).collect();
+            let lower: Vec<u32> = lower
+                .iter()
+                .zip(&k.items)
+                .map(|(&l, it)| l.min(it.ub))
+                .collect();
+            let upper: Vec<u32> = k.items.iter().map(|it| it.ub).collect();
+            let used = NodeView::new(&k, &lower, &upper);
+            for _ in 0..4 {
+                let e = dir(&mut rng);
+                let fresh = NodeView::new(&k, &lower, &upper);
+                for bound in [Bound::Fractional, Bound::Integer] {
+                    assert_eq!(
+                        used.directional(e, bound),
+                        fresh.directional(e, bound),
+                        "case {case}"
+                    );
+                }
+                let target = rng.random_range(0.0..3.0);
+                let (a, b) = (
+                    fix_by_reduced_costs(&used, e, target),
+                    fix_by_reduced_costs(&fresh, e, target),
+                );
+                assert_eq!(a.is_some(), b.is_some(), "case {case}");
+                if let (Some(mut a), Some(mut b)) = (a, b) {
+                    a.bounds.sort_unstable();
+                    b.bounds.sort_unstable();
+                    assert_eq!(a.bounds, b.bounds, "case {case}");
+                    assert_eq!(a.rounded, b.rounded, "case {case}");
+                }
+            }
+        }
+    }
+
     /// The insertion selection puts the same entries in the same order at the front as a full
     /// sort, ties (equal ratios, infinite ratios) included.
     #[test]
