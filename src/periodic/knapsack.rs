@@ -265,25 +265,38 @@ impl Knapsack {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
+    /// An item of `job` with a mean drawn from `means`, an amplitude up to the mean and any
+    /// phase (shared by the knapsack modules' tests).
+    pub(crate) fn random_item(
+        rng: &mut ChaCha8Rng,
+        job: usize,
+        means: std::ops::Range<f64>,
+        profit: f64,
+        ub: u32,
+    ) -> Item {
+        let mean: f64 = rng.random_range(means);
+        let rho = mean * rng.random::<f64>();
+        let phi = std::f64::consts::TAU * rng.random::<f64>();
+        Item {
+            job,
+            profit,
+            mean,
+            x: rho * phi.cos(),
+            y: rho * phi.sin(),
+            ub,
+        }
+    }
+
     fn random(rng: &mut ChaCha8Rng, n: usize) -> Knapsack {
         let items = (0..n)
             .map(|job| {
-                let mean: f64 = rng.random_range(0.2..10.0);
-                let rho = mean * rng.random::<f64>();
-                let phi = std::f64::consts::TAU * rng.random::<f64>();
-                Item {
-                    job,
-                    profit: rng.random_range(0.05..1.0),
-                    mean,
-                    x: rho * phi.cos(),
-                    y: rho * phi.sin(),
-                    ub: rng.random_range(1..=4),
-                }
+                let (profit, ub) = (rng.random_range(0.05..1.0), rng.random_range(1..=4));
+                random_item(rng, job, 0.2..10.0, profit, ub)
             })
             .collect();
         Knapsack {

@@ -599,6 +599,7 @@ mod tests {
     /// fresh view, whatever was evaluated before.
     #[test]
     fn evaluations_do_not_depend_on_the_previous_order() {
+        use super::super::knapsack::tests::random_item;
         use super::super::knapsack::Item;
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let dir = |rng: &mut ChaCha8Rng| {
@@ -610,18 +611,10 @@ mod tests {
             let n = rng.random_range(1..40);
             let items: Vec<Item> = (0..n)
                 .map(|job| {
-                    let mean: f64 = rng.random_range(0.2..10.0);
-                    let rho = mean * rng.random::<f64>();
-                    let phi = std::f64::consts::TAU * rng.random::<f64>();
-                    Item {
-                        job,
-                        // A few equal profits, so ratios tie.
-                        profit: f64::from(rng.random_range(1..6u32)) * 0.1,
-                        mean,
-                        x: rho * phi.cos(),
-                        y: rho * phi.sin(),
-                        ub: rng.random_range(1..=3),
-                    }
+                    // A few equal profits, so ratios tie.
+                    let profit = f64::from(rng.random_range(1..6u32)) * 0.1;
+                    let ub = rng.random_range(1..=3);
+                    random_item(&mut rng, job, 0.2..10.0, profit, ub)
                 })
                 .collect();
             let k = Knapsack {

@@ -162,6 +162,7 @@ fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::periodic::knapsack::tests::random_item;
     use crate::periodic::knapsack::{Item, Knapsack};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -205,17 +206,8 @@ mod tests {
             let n = rng.random_range(1..6);
             let items: Vec<Item> = (0..n)
                 .map(|job| {
-                    let mean: f64 = rng.random_range(0.5..10.0);
-                    let rho = mean * rng.random::<f64>();
-                    let phi = std::f64::consts::TAU * rng.random::<f64>();
-                    Item {
-                        job,
-                        profit: rng.random_range(0.05..1.0),
-                        mean,
-                        x: rho * phi.cos(),
-                        y: rho * phi.sin(),
-                        ub: rng.random_range(1..=4),
-                    }
+                    let (profit, ub) = (rng.random_range(0.05..1.0), rng.random_range(1..=4));
+                    random_item(&mut rng, job, 0.5..10.0, profit, ub)
                 })
                 .collect();
             let k = Knapsack {
