@@ -268,7 +268,6 @@ pub fn branch_and_bound(
             match view.screen(e, search.bound) {
                 None => continue,
                 Some((b, _)) if b <= target + eps(target) => continue,
-
                 Some((_, p)) => at_parent = Some(p),
             }
         }

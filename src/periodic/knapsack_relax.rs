@@ -82,8 +82,6 @@ pub struct NodeView<'a> {
     load: [f64; 3],
     /// Items with `l_j < u_j`.
     free: Vec<usize>,
-    /// Their `(π_j, C_j, x_j, y_j)`, contiguous for the first evaluation's one pass.
-    cols: Vec<[f64; 4]>,
     /// The free items' `(ratio, item, weight)` as the last evaluation left them: best ratios
     /// first. The next direction is usually close, so its evaluation starts from this order and
     /// bringing the best items to the front moves few of them (insertions were half the cost of
@@ -96,7 +94,6 @@ impl<'a> NodeView<'a> {
     pub fn new(k: &'a Knapsack, lower: &'a [u32], upper: &'a [u32]) -> Self {
         let (mut value, mut load) = (0.0, [0.0; 3]);
         let mut free = Vec::with_capacity(k.items.len());
-        let mut cols = Vec::with_capacity(k.items.len());
         for (i, ((it, &l), &u)) in k.items.iter().zip(lower).zip(upper).enumerate() {
             let l = f64::from(l);
             value += it.profit * l;
@@ -105,7 +102,6 @@ impl<'a> NodeView<'a> {
             load[2] += it.y * l;
             if u as f64 > l {
                 free.push(i);
-                cols.push([it.profit, it.mean, it.x, it.y]);
             }
         }
         NodeView {
@@ -115,7 +111,6 @@ impl<'a> NodeView<'a> {
             value,
             load,
             free,
-            cols,
             order: RefCell::new(Vec::new()),
         }
     }
@@ -215,9 +210,9 @@ impl Dantzig {
     }
 }
 
-/// The order of the buffer `(ratio, item, weight)`: best ratio first, ties by item. A total
-/// order (`total_cmp`), unlike cross-multiplied ratios, so an unstable sort gives the one order.
-fn ratio_order(a: &(f64, usize, f64), b: &(f64, usize, f64)) -> std::cmp::Ordering {
+/// The order of a buffer `(ratio, item, ..)`: best ratio first, ties by item. A total order
+/// (`total_cmp`), unlike cross-multiplied ratios, so an unstable sort gives the one order.
+pub(super) fn ratio_order<T>(a: &(f64, usize, T), b: &(f64, usize, T)) -> std::cmp::Ordering {
     b.0.total_cmp(&a.0).then(a.1.cmp(&b.1))
 }
 
@@ -245,23 +240,24 @@ fn dantzig(
     let mut room = k.capacity - fixed;
     let mut value = view.value;
     let mut phasor = [view.load[1], view.load[2]];
-    // Zero weight ranks first (free profit).
-    let entry = |profit: f64, mean: f64, x: f64, y: f64| {
-        let w = (mean + e[0] * x + e[1] * y).max(0.0);
-        let ratio = if w > 0.0 { profit / w } else { f64::INFINITY };
-        (ratio, w)
-    };
+    // A fresh view starts from item order; later evaluations from the last one's.
     if free.is_empty() {
-        free.extend(view.free.iter().zip(&view.cols).map(|(&i, c)| {
-            let (ratio, w) = entry(c[0], c[1], c[2], c[3]);
-            (ratio, i, w)
-        }));
-    } else {
-        debug_assert_eq!(free.len(), view.free.len());
-        for f in free.iter_mut() {
-            let it = &k.items[f.1];
-            (f.0, f.2) = entry(it.profit, it.mean, it.x, it.y);
-        }
+        free.extend(view.free.iter().map(|&i| (0.0, i, 0.0)));
+    }
+    debug_assert_eq!(free.len(), view.free.len());
+    for f in free.iter_mut() {
+        let it = &k.items[f.1];
+        let w = (it.mean + e[0] * it.x + e[1] * it.y).max(0.0);
+        // Zero weight ranks first (free profit).
+        *f = (
+            if w > 0.0 {
+                it.profit / w
+            } else {
+                f64::INFINITY
+            },
+            f.1,
+            w,
+        );
     }
     if room < -FIT_TOLERANCE {
         return None;
