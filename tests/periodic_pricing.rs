@@ -54,20 +54,21 @@ const VARIANTS: [(NodeSolver, Bound); 4] = [
 ];
 
 /// The search with combinations of reduced-cost fixing, tightening, node order, root start
-/// (Clarabel, or a disc search from a hint) and integer-row pruning; all must agree. Also checks the root bound
-/// against the optimum.
+/// (Clarabel, or a disc search from a hint), integer-row pruning and the cancelling LP; all
+/// must agree. Also checks the root bound against the optimum.
 fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64>) {
     let mut out: Option<(f64, Option<f64>)> = None;
-    for (fixing, tighten, best_first, root_hint, integer_rows) in [
-        (true, true, true, None, true),
-        (true, true, true, None, false),
-        (true, true, false, None, true),
-        (false, false, false, None, true),
-        (false, false, true, None, true),
-        (true, false, false, None, true),
-        (true, false, false, None, false),
-        (false, true, true, None, true),
-        (true, true, true, Some([0.3, -0.4]), true),
+    for (fixing, tighten, best_first, root_hint, integer_rows, cancel_lp) in [
+        (true, true, true, None, true, true),
+        (true, true, true, None, true, false),
+        (true, true, true, None, false, true),
+        (true, true, false, None, true, true),
+        (false, false, false, None, true, true),
+        (false, false, true, None, true, false),
+        (true, false, false, None, true, true),
+        (true, false, false, None, false, false),
+        (false, true, true, None, true, true),
+        (true, true, true, Some([0.3, -0.4]), true, true),
     ] {
         let search = Search {
             threshold: 0.0,
@@ -81,6 +82,7 @@ fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64
             fixing,
             tighten,
             integer_rows,
+            cancel_lp,
             best_first,
         };
         let s = branch_and_bound(k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
@@ -97,7 +99,7 @@ fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64
             None => out = Some((s.value, s.proven_max)),
             Some((v, _)) => assert!(
                 (v - s.value).abs() <= 1e-9,
-                "fixing {fixing} / tighten {tighten} / best first {best_first} / hint {root_hint:?} / integer rows {integer_rows}: {} vs {v}",
+                "fixing {fixing} / tighten {tighten} / best first {best_first} / hint {root_hint:?} / integer rows {integer_rows} / cancelling LP {cancel_lp}: {} vs {v}",
                 s.value
             ),
         }

@@ -2,9 +2,10 @@
 //!
 //! Nodes are boxes `l ≤ U ≤ u`, tightened by feasibility on arrival. Each node is first
 //! screened with its parent's direction (one fractional knapsack); survivors get a full
-//! relaxation — Clarabel's SOCP (`knapsack_socp.rs`), or its directional dual minimised over
-//! the unit disc (`knapsack_relax.rs`) — and, near the target, the integer row along its
-//! direction (`knapsack_rows.rs`). Incumbents come from rounding the relaxation down (peaks are
+//! relaxation — Clarabel's SOCP (`knapsack_socp.rs`), or its directional dual (`knapsack_relax.rs`)
+//! at the direction of the node's cancelling LP (`knapsack_lp.rs`, warm from the parent's basis)
+//! when the relaxation cancels the phases, else minimised along the rim or over the disc — and,
+//! near the target, the integer row along its direction (`knapsack_rows.rs`). Incumbents come from rounding the relaxation down (peaks are
 //! monotone: every task's demand is non-negative) and completing greedily. Branching: the
 //! most fractional variable; the search dives on up-branches and then resumes at the open node
 //! of highest bound (`Search::best_first`), or depth first.
@@ -13,8 +14,9 @@
 //! the threshold, so a complete search proves `optimum ≤ max(best, threshold)`.
 
 use super::knapsack::Knapsack;
+use super::knapsack_lp::{cancel, slack_basis, Basis, Cancel};
 use super::knapsack_relax::{
-    directional_search, disc_search, fix_by_reduced_costs, Bound, NodeView, Relaxed,
+    directional_search, disc_search, fix_by_reduced_costs, rim_search, Bound, NodeView, Relaxed,
 };
 use super::knapsack_rows::{may_beat, BUDGET, GATE, ROW_TRIAL, ROW_YIELD};
 use super::knapsack_socp::Socp;
@@ -76,6 +78,11 @@ pub struct Search {
     /// Prune nodes whose integer knapsack along the relaxation's direction cannot beat the
     /// target (see [`super::knapsack_rows`]; after reduced-cost fixing, so only with `fixing`).
     pub integer_rows: bool,
+    /// With the directional node solver: solve each node's cancelling LP (see
+    /// [`super::knapsack_lp`]) and take its direction when the relaxation cancels the phases;
+    /// when it does not and the parent's direction is on the rim, search the rim
+    /// ([`rim_search`]) instead of the disc.
+    pub cancel_lp: bool,
     /// Node order: dive on up-branches, then resume at the open node of highest bound (instead
     /// of depth first throughout).
     pub best_first: bool,
@@ -96,6 +103,7 @@ impl Default for Search {
             fixing: true,
             tighten: true,
             integer_rows: true,
+            cancel_lp: true,
             best_first: true,
         }
     }
@@ -123,6 +131,8 @@ struct Node {
     upper: Vec<u32>,
     bound: f64,
     dir: Option<[f64; 2]>,
+    /// The parent's cancelling-LP basis.
+    basis: Option<Basis>,
 }
 
 /// Most nodes the best-first queue holds (about 1 kB each on 100 items); beyond, new nodes
@@ -233,6 +243,7 @@ pub fn branch_and_bound(
             upper: ub,
             bound: f64::INFINITY,
             dir: None,
+            basis: None,
         },
         search.best_first,
     );
@@ -276,6 +287,12 @@ pub fn branch_and_bound(
             break;
         }
         nodes += 1;
+        // The cancelling LP, warm from the parent's basis; `inside` is its direction when the
+        // relaxation cancels the phases.
+        let lp = (search.cancel_lp && search.solver == NodeSolver::Directional)
+            .then(|| cancel(&view, node.basis.unwrap_or_else(|| slack_basis(n))));
+        let inside = lp.as_ref().and_then(Cancel::direction);
+        let rim = lp.is_some() && node.dir.is_some_and(|e| e[0] * e[0] + e[1] * e[1] > 0.999);
         let relaxed = match (search.solver, nodes == 1) {
             (NodeSolver::Directional, true) if search.root_hint.is_some() => directional_search(
                 k,
@@ -318,6 +335,16 @@ pub fn branch_and_bound(
                     (_, r) => r,
                 }
             }
+            (NodeSolver::Directional, false) if inside.is_some() => {
+                view.relaxed_at(inside.expect("checked"), search.bound)
+            }
+            (NodeSolver::Directional, false) if rim => rim_search(
+                &view,
+                node.dir.expect("checked"),
+                at_parent,
+                target + eps(target),
+                search.bound,
+            ),
             (NodeSolver::Directional, false) => disc_search(
                 &view,
                 node.dir,
@@ -430,18 +457,21 @@ pub fn branch_and_bound(
         down_upper[i] = split;
         let mut up_lower = node.lower.clone();
         up_lower[i] = split + 1;
+        let basis = lp.as_ref().and_then(Cancel::basis).or(node.basis);
         open.branch(
             Node {
                 lower: node.lower,
                 upper: down_upper,
                 bound,
                 dir,
+                basis,
             },
             Node {
                 lower: up_lower,
                 upper: node.upper,
                 bound,
                 dir,
+                basis,
             },
         );
     }

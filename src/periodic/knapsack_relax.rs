@@ -152,6 +152,19 @@ impl<'a> NodeView<'a> {
         Some((value, x))
     }
 
+    /// The node's relaxation along `e` alone: the bound there and its maximiser (for a
+    /// direction known to minimise the bound, e.g. from [`super::knapsack_lp`]).
+    pub fn relaxed_at(&self, e: [f64; 2], bound: Bound) -> Relaxed {
+        match self.directional(e, bound) {
+            Some((bound, x)) => Relaxed::Bounded {
+                bound,
+                x,
+                dir: Some(into_disc(e)),
+            },
+            None => Relaxed::Infeasible,
+        }
+    }
+
     /// The bound along `e` alone, without the maximiser (a node screened with its parent's
     /// direction), and the fractional evaluation there, from which [`disc_search`] can start.
     /// `None` when the node is infeasible.
@@ -522,6 +535,93 @@ pub fn disc_search(
         }
     }
     point(at.0, e)
+}
+
+/// Evaluations of one [`rim_search`].
+pub const RIM_EVALUATIONS: usize = 10;
+
+/// The directional bound minimised along the rim of the disc, `e = (cos θ, sin θ)`, from the
+/// angle of `e0` (with its evaluation `at_start` when known): for nodes whose relaxation does
+/// not cancel the phases ([`super::knapsack_lp`] says so), the minimiser is on the rim, and a
+/// one-dimensional search uses the evaluations better than compass moves in the plane. The
+/// derivative in `θ` is `−λ v·(−sin θ, cos θ)` (the subgradient `−λ v` along the tangent): steps
+/// grow downhill until it changes sign, then the bracket shrinks by safeguarded secant steps.
+/// Stops at `cutoff` like [`disc_search`].
+pub fn rim_search(
+    view: &NodeView,
+    e0: [f64; 2],
+    at_start: Option<Probe>,
+    cutoff: f64,
+    bound: Bound,
+) -> Relaxed {
+    let eval = |t: f64| -> Option<(f64, f64)> {
+        let e = [t.cos(), t.sin()];
+        let (v, lambda, ph) = dantzig(view, e, &mut view.order.borrow_mut(), None)?.probe();
+        Some((v, -lambda * (-ph[0] * e[1] + ph[1] * e[0])))
+    };
+    let slope = |p: Probe, t: f64| -p.1 * (-p.2[0] * t.sin() + p.2[1] * t.cos());
+    let t0 = e0[1].atan2(e0[0]);
+    let Some(first) = at_start.map(|p| (p.0, slope(p, t0))).or_else(|| eval(t0)) else {
+        return Relaxed::Infeasible;
+    };
+    let mut best = (t0, first.0);
+    let mut evals = 1;
+    // Downhill until the slope changes sign: the bracket `[a, b]` with slopes of opposite sign.
+    let (mut a, mut fa) = (t0, first);
+    let mut step = 0.02 * -first.1.signum();
+    let mut bracket = None;
+    while evals < RIM_EVALUATIONS && best.1 > cutoff && first.1 != 0.0 {
+        let t = a + step;
+        let Some(p) = eval(t) else {
+            return Relaxed::Infeasible;
+        };
+        evals += 1;
+        if p.0 < best.1 {
+            best = (t, p.0);
+        }
+        if p.1.signum() != fa.1.signum() || p.0 > fa.0 {
+            bracket = Some(((a, fa), (t, p)));
+            break;
+        }
+        (a, fa) = (t, p);
+        step *= 2.0;
+    }
+    // Shrink the bracket: secant on the slope, kept inside its middle.
+    while let Some(((a, fa), (b, fb))) = bracket {
+        if evals >= RIM_EVALUATIONS || best.1 <= cutoff || (b - a).abs() < 1e-3 {
+            break;
+        }
+        let mut w = if fa.1 != fb.1 {
+            fa.1 / (fa.1 - fb.1)
+        } else {
+            0.5
+        };
+        if !(0.1..=0.9).contains(&w) {
+            w = w.clamp(0.1, 0.9);
+        }
+        let t = a + w * (b - a);
+        let Some(p) = eval(t) else {
+            return Relaxed::Infeasible;
+        };
+        evals += 1;
+        if p.0 < best.1 {
+            best = (t, p.0);
+        }
+        bracket = Some(if p.1.signum() == fa.1.signum() && p.0 <= fa.0 {
+            ((t, p), (b, fb))
+        } else {
+            ((a, fa), (t, p))
+        });
+    }
+    let e = [best.0.cos(), best.0.sin()];
+    match view.directional(e, bound) {
+        Some((at, x)) => Relaxed::Bounded {
+            bound: best.1.min(at),
+            x,
+            dir: Some(e),
+        },
+        None => Relaxed::Infeasible,
+    }
 }
 
 /// Reduced-cost fixing along `e` (Dantzig's bound `B` and critical ratio `λ` of the node's

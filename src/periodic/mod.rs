@@ -7,6 +7,7 @@ pub mod heuristics;
 mod instance;
 pub mod knapsack;
 pub mod knapsack_bnb;
+pub mod knapsack_lp;
 pub mod knapsack_relax;
 pub mod knapsack_rows;
 pub mod knapsack_socp;

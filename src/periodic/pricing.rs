@@ -66,6 +66,10 @@ pub struct PricingSettings {
     /// Prune branch-and-bound nodes by the integer knapsack along their relaxation's direction
     /// (see [`super::knapsack_rows`]), in the exact searches (not the probe).
     pub integer_rows: bool,
+    /// Solve each branch-and-bound node's cancelling LP (see [`super::knapsack_lp`]): its
+    /// direction where the relaxation cancels the phases, a search along the rim where it
+    /// does not (`false`: the pattern search in the disc everywhere).
+    pub cancel_lp: bool,
     /// Branch-and-bound node order: dive on up-branches, then resume at the open node of
     /// highest bound (`false`: depth first throughout). Improving columns turn up sooner, so
     /// partial searches stop earlier and their columns are better.
@@ -91,6 +95,7 @@ impl Default for PricingSettings {
             probe_nodes: 200,
             tighten: true,
             integer_rows: true,
+            cancel_lp: true,
             best_first: true,
         }
     }
@@ -196,6 +201,7 @@ impl<'a> PeriodicPricing<'a> {
             bound: self.settings.node_bound,
             tighten: self.settings.tighten,
             integer_rows: self.settings.integer_rows,
+            cancel_lp: self.settings.cancel_lp,
             best_first: self.settings.best_first,
             ..Search::default()
         }
