@@ -235,6 +235,9 @@ pub fn branch_and_bound(
             root: None,
         });
     }
+    // Without amplitudes (e.g. classic bin packing) there is no phasor to cancel: the disc
+    // search evaluates the origin once and the cancelling LP would be overhead.
+    let flat = k.items.iter().all(|it| it.x == 0.0 && it.y == 0.0);
     // Built on first use: a search whose root starts from a hint never needs it.
     let mut socp: Option<Socp> = None;
     let mut open = Open::new(
@@ -289,7 +292,7 @@ pub fn branch_and_bound(
         nodes += 1;
         // The cancelling LP, warm from the parent's basis; `inside` is its direction when the
         // relaxation cancels the phases.
-        let lp = (search.cancel_lp && search.solver == NodeSolver::Directional)
+        let lp = (search.cancel_lp && search.solver == NodeSolver::Directional && !flat)
             .then(|| cancel(&view, node.basis.unwrap_or_else(|| slack_basis(n))));
         let inside = lp.as_ref().and_then(Cancel::direction);
         let rim = lp.is_some() && node.dir.is_some_and(|e| e[0] * e[0] + e[1] * e[1] > 0.999);

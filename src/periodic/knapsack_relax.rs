@@ -456,14 +456,9 @@ pub fn disc_search(
     let k = view.k;
     let flat = k.items.iter().all(|it| it.x == 0.0 && it.y == 0.0);
     if flat {
-        return match view.directional([0.0, 0.0], bound) {
-            None => Relaxed::Infeasible,
-            Some((bound, x)) => Relaxed::Bounded {
-                bound,
-                x,
-                dir: None,
-            },
-        };
+        // Every direction gives the same row; the origin is the direction the children are
+        // screened with and reduced-cost fixing works along.
+        return view.relaxed_at([0.0, 0.0], bound);
     }
     // The search minimises the fractional bound, which is quasi-convex in `e`: minimising the
     // integer bound instead (piecewise, not convex) led the pattern search astray — 20% more
