@@ -2,10 +2,11 @@
 //!
 //! Nodes are boxes `l ≤ U ≤ u`, tightened by feasibility on arrival. Each node is first
 //! screened with its parent's direction (one fractional knapsack); survivors get a full
-//! relaxation — Clarabel's SOCP (`knapsack_socp.rs`), or its directional dual (`knapsack_relax.rs`)
-//! at the direction of the node's cancelling LP (`knapsack_lp.rs`, warm from the parent's basis)
-//! when the relaxation cancels the phases, else minimised along the rim or over the disc — and,
-//! near the target, the integer row along its direction (`knapsack_rows.rs`). Incumbents come from rounding the relaxation down (peaks are
+//! relaxation — Clarabel's SOCP (`knapsack_socp.rs`), or its directional dual
+//! (`knapsack_relax.rs`) at the direction of the node's cancelling LP (`knapsack_lp.rs`, warm
+//! from the parent's basis) when the relaxation cancels the phases, else minimised along the
+//! rim or over the disc — and, near the target, the integer row along its direction
+//! (`knapsack_rows.rs`). Incumbents come from rounding the relaxation down (peaks are
 //! monotone: every task's demand is non-negative) and completing greedily. Branching: the
 //! most fractional variable; the search dives on up-branches and then resumes at the open node
 //! of highest bound (`Search::best_first`), or depth first.

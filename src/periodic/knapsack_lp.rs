@@ -128,15 +128,16 @@ pub fn cancel(view: &NodeView, warm: Basis) -> Cancel {
             at,
         }
     };
+    // Nonbasic variables start at their lower bound; the first pivot sets the items' bounds.
+    let start = |v: usize| {
+        if warm.contains(&v) {
+            At::Basic
+        } else {
+            At::Lower
+        }
+    };
     for &j in free {
-        cols.push(item(
-            j,
-            if warm.contains(&j) {
-                At::Basic
-            } else {
-                At::Lower
-            },
-        ));
+        cols.push(item(j, start(j)));
     }
     for &j in &warm {
         if j < n && lower[j] == upper[j] {
@@ -151,11 +152,7 @@ pub fn cancel(view: &NodeView, warm: Basis) -> Cancel {
             cost: 0.0,
             range: if r == 0 { f64::INFINITY } else { 0.0 },
             var: n + r,
-            at: if warm.contains(&(n + r)) {
-                At::Basic
-            } else {
-                At::Lower
-            },
+            at: start(n + r),
         });
     }
     // Positions of the basic columns, in the order of `warm`.

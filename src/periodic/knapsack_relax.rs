@@ -549,14 +549,15 @@ pub fn rim_search(
     cutoff: f64,
     bound: Bound,
 ) -> Relaxed {
-    let eval = |t: f64| -> Option<(f64, f64)> {
-        let e = [t.cos(), t.sin()];
-        let (v, lambda, ph) = dantzig(view, e, &mut view.order.borrow_mut(), None)?.probe();
-        Some((v, -lambda * (-ph[0] * e[1] + ph[1] * e[0])))
+    // The bound at angle `t` and its slope there, from an evaluation.
+    let slope =
+        |(v, lambda, ph): Probe, t: f64| (v, -lambda * (-ph[0] * t.sin() + ph[1] * t.cos()));
+    let eval = |t: f64| {
+        let d = dantzig(view, [t.cos(), t.sin()], &mut view.order.borrow_mut(), None)?;
+        Some(slope(d.probe(), t))
     };
-    let slope = |p: Probe, t: f64| -p.1 * (-p.2[0] * t.sin() + p.2[1] * t.cos());
     let t0 = e0[1].atan2(e0[0]);
-    let Some(first) = at_start.map(|p| (p.0, slope(p, t0))).or_else(|| eval(t0)) else {
+    let Some(first) = at_start.map(|p| slope(p, t0)).or_else(|| eval(t0)) else {
         return Relaxed::Infeasible;
     };
     let mut best = (t0, first.0);
@@ -586,14 +587,11 @@ pub fn rim_search(
         if evals >= RIM_EVALUATIONS || best.1 <= cutoff || (b - a).abs() < 1e-3 {
             break;
         }
-        let mut w = if fa.1 != fb.1 {
-            fa.1 / (fa.1 - fb.1)
+        let w = if fa.1 != fb.1 {
+            (fa.1 / (fa.1 - fb.1)).clamp(0.1, 0.9)
         } else {
             0.5
         };
-        if !(0.1..=0.9).contains(&w) {
-            w = w.clamp(0.1, 0.9);
-        }
         let t = a + w * (b - a);
         let Some(p) = eval(t) else {
             return Relaxed::Infeasible;
