@@ -7,7 +7,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use vcalloc::periodic::knapsack::{Item, Knapsack};
 use vcalloc::periodic::knapsack_bnb::{branch_and_bound, NodeSolver, Search};
-use vcalloc::periodic::knapsack_relax::{directional, directional_search, Bound, Relaxed};
+use vcalloc::periodic::knapsack_relax::{directional, Bound, Relaxed};
+use vcalloc::periodic::knapsack_search::directional_search;
 use vcalloc::periodic::knapsack_socp::Socp;
 use vcalloc::solver::Deadline;
 

@@ -1,8 +1,10 @@
 //! The periodic knapsack (pricing subproblem, eqs. 9–10): choose task counts `U_j` maximising
 //! `Σ π_j U_j` subject to one machine's peak `Σ U_j C_j + ‖Σ U_j (ρ_j cos φ_j, ρ_j sin φ_j)‖ ≤ C`
 //! and `0 ≤ U_j ≤ min(N_j, ⌊C / C_j⌋)` integer. This file holds the data and the greedy;
-//! `knapsack_relax.rs` the relaxations by direction, `knapsack_socp.rs` Clarabel's node SOCP,
-//! `knapsack_rows.rs` the integer row test, `knapsack_bnb.rs` the exact branch-and-bound.
+//! `knapsack_relax.rs` the relaxations by direction, `knapsack_search.rs` their minimisation
+//! over directions, `knapsack_lp.rs` the cancelling LP that finds the minimiser inside the disc,
+//! `knapsack_socp.rs` Clarabel's node SOCP, `knapsack_rows.rs` the integer row test,
+//! `knapsack_bnb.rs` the exact branch-and-bound.
 
 use super::peak::norm;
 

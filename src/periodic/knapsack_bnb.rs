@@ -16,10 +16,9 @@
 
 use super::knapsack::Knapsack;
 use super::knapsack_lp::{cancel, slack_basis, Basis, Cancel};
-use super::knapsack_relax::{
-    directional_search, disc_search, fix_by_reduced_costs, rim_search, Bound, NodeView, Relaxed,
-};
+use super::knapsack_relax::{fix_by_reduced_costs, Bound, NodeView, Relaxed};
 use super::knapsack_rows::{may_beat, BUDGET, GATE, ROW_TRIAL, ROW_YIELD};
+use super::knapsack_search::{directional_search, disc_search, rim_search};
 use super::knapsack_socp::Socp;
 use crate::error::Result;
 use crate::solver::Deadline;

@@ -300,7 +300,8 @@ fn inverse(cols: [[f64; 3]; 3]) -> Option<[[f64; 3]; 3]> {
 mod tests {
     use super::super::knapsack::tests::random_item;
     use super::super::knapsack::{Item, Knapsack};
-    use super::super::knapsack_relax::{directional, rim_search, Bound, Relaxed};
+    use super::super::knapsack_relax::{directional, Bound, Relaxed};
+    use super::super::knapsack_search::rim_search;
     use super::super::knapsack_socp::Socp;
     use super::*;
     use crate::solver::{solve, Bounds, Deadline, HighsSettings, LinearModel, LinearStatus, Sense};

@@ -10,6 +10,7 @@ pub mod knapsack_bnb;
 pub mod knapsack_lp;
 pub mod knapsack_relax;
 pub mod knapsack_rows;
+pub mod knapsack_search;
 pub mod knapsack_socp;
 mod method;
 mod packing;
