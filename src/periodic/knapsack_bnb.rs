@@ -235,9 +235,6 @@ pub fn branch_and_bound(
             root: None,
         });
     }
-    // Without amplitudes (e.g. classic bin packing) there is no phasor to cancel: the disc
-    // search evaluates the origin once and the cancelling LP would be overhead.
-    let flat = k.items.iter().all(|it| it.x == 0.0 && it.y == 0.0);
     // Built on first use: a search whose root starts from a hint never needs it.
     let mut socp: Option<Socp> = None;
     let mut open = Open::new(
@@ -291,8 +288,9 @@ pub fn branch_and_bound(
         }
         nodes += 1;
         // The cancelling LP, warm from the parent's basis; `inside` is its direction when the
-        // relaxation cancels the phases.
-        let lp = (search.cancel_lp && search.solver == NodeSolver::Directional && !flat)
+        // relaxation cancels the phases. Without amplitudes (classic bin packing) there is no
+        // phasor to cancel and the disc search evaluates the origin once.
+        let lp = (search.cancel_lp && search.solver == NodeSolver::Directional && !view.flat())
             .then(|| cancel(&view, node.basis.unwrap_or_else(|| slack_basis(n))));
         let inside = lp.as_ref().and_then(Cancel::direction);
         let rim = lp.is_some() && node.dir.is_some_and(|e| e[0] * e[0] + e[1] * e[1] > 0.999);
@@ -339,7 +337,7 @@ pub fn branch_and_bound(
                 }
             }
             (NodeSolver::Directional, false) if inside.is_some() => {
-                view.relaxed_at(inside.expect("checked"), search.bound)
+                view.relaxed_at(inside.expect("checked"), search.bound, f64::INFINITY)
             }
             (NodeSolver::Directional, false) if rim => rim_search(
                 &view,

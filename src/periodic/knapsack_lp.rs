@@ -14,7 +14,7 @@
 //! The bound itself is always the directional bound evaluated at `e*`, valid for any direction:
 //! the LP only says where to look, so its round-off cannot make a bound invalid.
 
-use super::knapsack_relax::NodeView;
+use super::knapsack_relax::{into_disc, NodeView};
 
 /// A basis of the three rows: item indices, or `n + r` for the slack of row `r` (`n` items).
 pub type Basis = [usize; 3];
@@ -46,8 +46,8 @@ pub enum Cancel {
 }
 
 impl Cancel {
-    /// The direction `μ / λ` when the duals lie in the cone `‖μ‖ ≤ λ` (the SOCP minimiser is
-    /// inside the disc), else `None`.
+    /// The direction `μ / λ` (kept in the disc against round-off) when the duals lie in the
+    /// cone `‖μ‖ ≤ λ` (the SOCP minimiser is inside the disc), else `None`.
     pub fn direction(&self) -> Option<[f64; 2]> {
         let Cancel::Optimal { duals, .. } = self else {
             return None;
@@ -57,7 +57,7 @@ impl Cancel {
         if m2 <= 1e-24 {
             Some([0.0, 0.0])
         } else if l > 0.0 && m2 <= l * l * (1.0 + 1e-9) {
-            Some([mx / l, my / l])
+            Some(into_disc([mx / l, my / l]))
         } else {
             None
         }
@@ -118,49 +118,45 @@ pub fn cancel(view: &NodeView, warm: Basis) -> Cancel {
     // slacks: the capacity's unbounded above, the phasor rows' fixed at 0.
     let free = view.free();
     let mut cols: Vec<Column> = Vec::with_capacity(free.len() + 6);
-    let item = |j: usize, at: At| {
+    let item = |j: usize| {
         let it = &k.items[j];
         Column {
             a: [it.mean, it.x, it.y],
             cost: it.profit,
             range: f64::from(upper[j] - lower[j]),
             var: j,
-            at,
+            at: At::Lower,
         }
     };
-    // Nonbasic variables start at their lower bound; the first pivot sets the items' bounds.
-    let start = |v: usize| {
-        if warm.contains(&v) {
-            At::Basic
-        } else {
-            At::Lower
+    // The positions of the basic columns, in the order of `warm`, recorded as they are pushed;
+    // nonbasic variables start at their lower bound (the first pivot sets the items' bounds).
+    let mut basis = [usize::MAX; 3];
+    let mut push = |mut c: Column| {
+        if let Some(r) = warm.iter().position(|&v| v == c.var) {
+            basis[r] = cols.len();
+            c.at = At::Basic;
         }
+        cols.push(c);
     };
     for &j in free {
-        cols.push(item(j, start(j)));
+        push(item(j));
     }
     for &j in &warm {
         if j < n && lower[j] == upper[j] {
-            cols.push(item(j, At::Basic));
+            push(item(j));
         }
     }
     for r in 0..3 {
         let mut a = [0.0; 3];
         a[r] = 1.0;
-        cols.push(Column {
+        push(Column {
             a,
             cost: 0.0,
             range: if r == 0 { f64::INFINITY } else { 0.0 },
             var: n + r,
-            at: start(n + r),
+            at: At::Lower,
         });
     }
-    // Positions of the basic columns, in the order of `warm`.
-    let mut basis: [usize; 3] = std::array::from_fn(|r| {
-        cols.iter()
-            .position(|c| c.var == warm[r])
-            .expect("every basic variable has a column")
-    });
     let load = view.load();
     let rhs0 = [k.capacity - load[0], -load[1], -load[2]];
     let cap = if warm == slack_basis(n) {

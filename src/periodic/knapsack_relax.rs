@@ -83,6 +83,8 @@ pub struct NodeView<'a> {
     load: [f64; 3],
     /// Items with `l_j < u_j`.
     free: Vec<usize>,
+    /// No item has an amplitude: every direction gives the same row.
+    flat: bool,
     /// The free items' `(ratio, item, weight)` as the last evaluation left them: best ratios
     /// first. The next direction is usually close, so its evaluation starts from this order and
     /// bringing the best items to the front moves few of them (insertions were half the cost of
@@ -95,7 +97,9 @@ impl<'a> NodeView<'a> {
     pub fn new(k: &'a Knapsack, lower: &'a [u32], upper: &'a [u32]) -> Self {
         let (mut value, mut load) = (0.0, [0.0; 3]);
         let mut free = Vec::with_capacity(k.items.len());
+        let mut flat = true;
         for (i, ((it, &l), &u)) in k.items.iter().zip(lower).zip(upper).enumerate() {
+            flat &= it.x == 0.0 && it.y == 0.0;
             let l = f64::from(l);
             value += it.profit * l;
             load[0] += it.mean * l;
@@ -112,6 +116,7 @@ impl<'a> NodeView<'a> {
             value,
             load,
             free,
+            flat,
             order: RefCell::new(Vec::new()),
         }
     }
@@ -146,6 +151,12 @@ impl<'a> NodeView<'a> {
         &self.free
     }
 
+    /// `true` when no item has an amplitude (e.g. classic bin packing): every direction gives
+    /// the same row.
+    pub fn flat(&self) -> bool {
+        self.flat
+    }
+
     /// [`directional`] over this node.
     pub fn directional(&self, e: [f64; 2], bound: Bound) -> Option<(f64, Vec<f64>)> {
         let mut x: Vec<f64> = self.lower.iter().map(|&l| f64::from(l)).collect();
@@ -153,14 +164,15 @@ impl<'a> NodeView<'a> {
         Some((value, x))
     }
 
-    /// The node's relaxation along `e` alone: the bound there and its maximiser (for a
-    /// direction known to minimise the bound, e.g. from [`super::knapsack_lp`]).
-    pub fn relaxed_at(&self, e: [f64; 2], bound: Bound) -> Relaxed {
+    /// The node's relaxation at the direction `e` (in the disc) a search settled on: the bound
+    /// there — no more than `known`, a bound already found (`f64::INFINITY` for none) — and its
+    /// maximiser.
+    pub fn relaxed_at(&self, e: [f64; 2], bound: Bound, known: f64) -> Relaxed {
         match self.directional(e, bound) {
-            Some((bound, x)) => Relaxed::Bounded {
-                bound,
+            Some((at, x)) => Relaxed::Bounded {
+                bound: known.min(at),
                 x,
-                dir: Some(into_disc(e)),
+                dir: Some(e),
             },
             None => Relaxed::Infeasible,
         }

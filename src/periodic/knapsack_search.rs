@@ -44,26 +44,15 @@ pub fn disc_search(
     cutoff: f64,
     bound: Bound,
 ) -> Relaxed {
-    let k = view.knapsack();
-    let flat = k.items.iter().all(|it| it.x == 0.0 && it.y == 0.0);
-    if flat {
+    if view.flat() {
         // Every direction gives the same row; the origin is the direction the children are
         // screened with and reduced-cost fixing works along.
-        return view.relaxed_at([0.0, 0.0], bound);
+        return view.relaxed_at([0.0, 0.0], bound, f64::INFINITY);
     }
     // The search minimises the fractional bound, which is quasi-convex in `e`: minimising the
     // integer bound instead (piecewise, not convex) led the pattern search astray — 20% more
     // nodes on a large-task pricing (docs/results.md).
     let eval = |e: [f64; 2]| view.probe(e);
-    // The point of the best direction, evaluated once at the end, with `bound` there.
-    let point = |value: f64, e: [f64; 2]| match view.directional(e, bound) {
-        Some((at, x)) => Relaxed::Bounded {
-            bound: value.min(at),
-            x,
-            dir: Some(e),
-        },
-        None => Relaxed::Infeasible,
-    };
     let mut starts: Vec<[f64; 2]> = Vec::new();
     match e0 {
         Some(e) => starts.push(into_disc(e)),
@@ -118,7 +107,8 @@ pub fn disc_search(
             step *= 0.5;
         }
     }
-    point(at.0, e)
+    // The point of the best direction, evaluated once at the end, with `bound` there.
+    view.relaxed_at(e, bound, at.0)
 }
 
 /// Evaluations of one [`rim_search`].
@@ -192,13 +182,5 @@ pub fn rim_search(
             ((a, fa), (t, p))
         });
     }
-    let e = [best.0.cos(), best.0.sin()];
-    match view.directional(e, bound) {
-        Some((at, x)) => Relaxed::Bounded {
-            bound: best.1.min(at),
-            x,
-            dir: Some(e),
-        },
-        None => Relaxed::Infeasible,
-    }
+    view.relaxed_at([best.0.cos(), best.0.sin()], bound, best.1)
 }
