@@ -6,7 +6,8 @@
 //! (as under `cargo test --benches`) it runs on `data/bpplib`.
 
 use std::path::{Path, PathBuf};
-use vcalloc::periodic::{solve, verify, Instance, Method, Settings};
+use vcalloc::periodic::{solve_within, verify, Instance, Method, Settings};
+use vcalloc::solver::Deadline;
 
 fn main() {
     let args: Vec<String> = std::env::args()
@@ -37,10 +38,7 @@ fn main() {
 fn run_set(dir: &Path, limit: f64) {
     let table =
         std::fs::read_to_string(dir.join("optima.tsv")).expect("optima.tsv in the set folder");
-    let settings = Settings {
-        time_limit: Some(limit),
-        ..Settings::default()
-    };
+    let settings = Settings::default();
     let (mut reached, mut proven, mut total) = (0, 0, 0);
     let mut times = Vec::new();
     let mut misses = Vec::new();
@@ -50,15 +48,16 @@ fn run_set(dir: &Path, limit: f64) {
             continue;
         };
         let inst = Instance::load(&dir.join(cols[0]), None).expect("instance");
-        let sol = solve(&inst, Method::Cg, &settings).expect("solve");
+        let deadline = Deadline::after(Some(limit));
+        let sol = solve_within(&inst, Method::Cg, &settings, &deadline).expect("solve");
         assert!(
             verify(&inst, &sol).is_empty(),
             "{}: invalid solution",
             cols[0]
         );
-        let m = sol.machines.expect("cg always has a packing");
+        let m = sol.machines().expect("cg always has a packing");
         assert!(
-            m >= optimum && sol.lower_bound <= optimum,
+            m >= optimum && sol.lower_bound() <= optimum,
             "{}: inconsistent with the known optimum",
             cols[0]
         );

@@ -8,7 +8,10 @@
 //! total seconds, iterations, machines / ⌈z_LP⌉ (LP bound proven so far), machines / ⌈W/C⌉, and
 //! the heuristics' machines / ⌈W/C⌉. Under `cargo test --benches` it runs one tiny instance only.
 
-use vcalloc::periodic::{generate, solve, verify, Amplitude, Method, Settings, TaskSize};
+use vcalloc::periodic::{
+    generate, solve, solve_within, verify, Amplitude, Method, Settings, TaskSize,
+};
+use vcalloc::solver::Deadline;
 
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -39,13 +42,11 @@ fn main() {
     };
     // `--settings FILE`: the method's settings as JSON (as `solve periodic --settings`).
     let base = match text("--settings") {
-        Some(f) => Settings::load(std::path::Path::new(f)).expect("settings file"),
+        Some(f) => vcalloc::problem::apply_flags(Some(std::path::Path::new(f)), &[])
+            .expect("settings file"),
         None => Settings::default(),
     };
-    let settings = Settings {
-        time_limit: Some(limit),
-        ..base
-    };
+    let settings = base;
     let only: Option<TaskSize> = text("--tasks").map(|t| t.parse().expect("--tasks"));
     for tasks in [TaskSize::Large, TaskSize::Medium, TaskSize::Small] {
         if only.is_some_and(|o| o != tasks) {
@@ -57,9 +58,10 @@ fn main() {
             let mut settled = vec![];
             for seed in 1..=seeds {
                 let inst = generate(tasks, amplitude, jobs, seed).expect("valid scenario");
-                let sol = solve(&inst, Method::Cg, &settings).expect("cg");
+                let sol = solve_within(&inst, Method::Cg, &settings, &Deadline::after(Some(limit)))
+                    .expect("cg");
                 assert!(verify(&inst, &sol).is_empty());
-                let m = sol.machines.unwrap() as f64;
+                let m = sol.machines().unwrap() as f64;
                 let s = &sol.stats;
                 let lp = vcalloc::ceil_with_tolerance(sol.lp_bound.unwrap()).max(1) as f64;
                 let w = s["lower_bound_peak"];
@@ -87,7 +89,7 @@ fn main() {
                     (Method::Mmm, &mut mmm),
                 ] {
                     let h = solve(&inst, method, &settings).expect("heuristic");
-                    v.push(h.machines.unwrap() as f64 / w);
+                    v.push(h.machines().unwrap() as f64 / w);
                 }
             }
             println!(

@@ -37,7 +37,10 @@ fn parallel(c: &mut Criterion) {
         .expect("packs");
     let y = placement_min_yield(&inst, &p);
     g.bench_function("avg_lp_64x500tasks", |b| {
-        b.iter(|| avg_lp::optimal_grants(black_box(&inst), &p, y).unwrap())
+        b.iter(|| {
+            avg_lp::optimal_grants(black_box(&inst), &p, y, &vcalloc::solver::Deadline::none())
+                .unwrap()
+        })
     });
     g.finish();
 }

@@ -7,7 +7,8 @@
 //! Under `cargo test --benches` it solves the first few only.
 
 use std::time::Instant;
-use vcalloc::vcsched::{generate, solve, Method, Settings, Spec};
+use vcalloc::solver::Deadline;
+use vcalloc::vcsched::{generate, solve_within, Method, Settings, Spec};
 use vcalloc::Status;
 
 fn main() {
@@ -18,10 +19,7 @@ fn main() {
         .position(|a| a == "--time-limit")
         .and_then(|i| args.get(i + 1))
         .and_then(|s| s.parse().ok());
-    let settings = Settings {
-        time_limit,
-        ..Settings::default()
-    };
+    let settings = Settings::default();
     let mut specs = Vec::new();
     for jobs in [6, 8, 10, 12] {
         for s in 1..=9 {
@@ -50,7 +48,8 @@ fn main() {
     for spec in &specs {
         let inst = generate(spec).expect("valid specification");
         let t = Instant::now();
-        let sol = solve(&inst, Method::Milp, &settings).expect("MILP solve");
+        let sol = solve_within(&inst, Method::Milp, &settings, &Deadline::after(time_limit))
+            .expect("MILP solve");
         let secs = t.elapsed().as_secs_f64();
         match sol.status {
             Status::Optimal => optimal += 1,

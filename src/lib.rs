@@ -1,9 +1,13 @@
 //! vcalloc: optimal and provably near-optimal resource allocation for virtualized clusters.
 //!
 //! Every method returns an allocation *and a certificate*: a status that claims optimality
-//! only with proof, the best bound known and the gap. Problems live in their own modules
-//! ([`vcsched`], [`periodic`]); external solvers are reached only through [`solver`] and the
-//! column-generation engine [`colgen`].
+//! only with proof, the best bound known and the gap.
+//!
+//! **Start at [`problem`]**: the [`Problem`] trait every family implements, the
+//! [`Certificate`] every answer carries, and the registry the command line and the
+//! experiment runner iterate. Families live in their own modules ([`vcsched`], [`periodic`]);
+//! external solvers are reached only through [`solver`], and column generation through the
+//! problem-free engine [`colgen`].
 //!
 //! ```
 //! use std::path::Path;
@@ -16,7 +20,7 @@
 //! let sol = solve(&inst, Method::Milp, &Settings::default())?;
 //! // Two jobs must share a host: each gets half of it, a yield of 0.5 / 0.6.
 //! assert_eq!(sol.status, vcalloc::Status::Optimal);
-//! assert!((sol.min_yield.unwrap() - 0.5 / 0.6).abs() < 1e-9);
+//! assert!((sol.min_yield().unwrap() - 0.5 / 0.6).abs() < 1e-9);
 //! assert!(verify(&inst, &sol).is_empty());
 //! # Ok::<(), vcalloc::Error>(())
 //! ```
@@ -28,8 +32,10 @@ pub mod experiment;
 mod input;
 mod outcome;
 pub mod periodic;
+pub mod problem;
 pub mod solver;
 pub mod vcsched;
 
 pub use error::{Error, InputError, Location, Result};
-pub use outcome::{ceil_with_tolerance, relative_gap, status_with_solution, Status, Violation};
+pub use outcome::{ceil_with_tolerance, Status, Violation};
+pub use problem::{Certificate, Problem, Sense};

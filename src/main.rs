@@ -2,13 +2,11 @@
 
 mod cli;
 
-use clap::Parser;
-
 fn main() {
     env_logger::Builder::from_env(
         env_logger::Env::default().default_filter_or("warn,highs=error,vcalloc::experiment=info"),
     )
     .init();
-    let code = cli::run(cli::args::Cli::parse());
+    let code = cli::run(cli::args::parse());
     std::process::exit(code);
 }

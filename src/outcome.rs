@@ -1,5 +1,5 @@
-//! The shape every method of every problem answers with: a status, the best bound known, the
-//! gap between the two, and what the method spent.
+//! The vocabulary of answers: the [`Status`] of a solve, a [`Violation`] found by a verify,
+//! and the rounding of a bound. The answer itself is a [`crate::problem::Certificate`].
 
 use serde::{Deserialize, Serialize};
 
@@ -32,25 +32,6 @@ impl Status {
 impl std::fmt::Display for Status {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-/// Relative gap of a maximisation: `(bound − objective) / bound`, in `[0, 1]` for a
-/// non-negative objective. Zero when the bound is zero (nothing to gain).
-pub fn relative_gap(objective: f64, bound: f64) -> f64 {
-    if bound <= 0.0 {
-        return 0.0;
-    }
-    ((bound - objective) / bound).max(0.0)
-}
-
-/// Status of a maximisation that has a solution of value `objective` and a valid upper
-/// `bound`: optimal only when the absolute gap is within `tolerance`.
-pub fn status_with_solution(objective: f64, bound: f64, tolerance: f64) -> Status {
-    if bound - objective <= tolerance {
-        Status::Optimal
-    } else {
-        Status::Feasible
     }
 }
 

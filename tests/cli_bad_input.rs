@@ -219,7 +219,7 @@ fn malformed_solution_file() {
     let p = write(
         &d,
         "sol.json",
-        r#"{"problem": "vcsched", "method": "gr", "status": "great"}"#,
+        r#"{"certificate": {"problem": "vcsched", "method": "gr", "status": "great"}}"#,
     );
     let out = vcalloc(&["verify", "data/vcsched-demo.json", p.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&out.stderr);
@@ -317,8 +317,9 @@ fn solution_with_both_or_no_task_hosts() {
     );
     let sol = |grant: &str| {
         format!(
-            r#"{{"problem": "vcsched", "method": "gr", "status": "feasible", "min_yield": 1,
-                "avg_yield": 1, "upper_bound": 1, "gap": 0, "seconds": 0, "jobs": [{grant}]}}"#
+            r#"{{"certificate": {{"problem": "vcsched", "method": "gr", "status": "feasible",
+                "sense": "maximize", "objective": 1, "bound": 1, "gap": 0, "seconds": 0}},
+                "avg_yield": 1, "jobs": [{grant}]}}"#
         )
     };
     for (grant, reason) in [

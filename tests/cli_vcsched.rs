@@ -73,13 +73,20 @@ fn solution_json_goes_to_stdout_without_output() {
         "problem",
         "method",
         "status",
-        "min_yield",
-        "avg_yield",
-        "upper_bound",
+        "sense",
+        "objective",
+        "bound",
         "gap",
         "seconds",
-        "jobs",
     ] {
+        assert!(
+            v["certificate"].get(key).is_some(),
+            "missing certificate.{key}"
+        );
+    }
+    assert_eq!(v["certificate"]["problem"], "vcsched");
+    assert_eq!(v["certificate"]["sense"], "maximize");
+    for key in ["avg_yield", "jobs"] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
     assert_eq!(v["jobs"].as_array().unwrap().len(), 12);
@@ -117,7 +124,7 @@ fn csv_instances_solve_like_their_json_twin() {
         serde_json::from_str(&from_json).unwrap(),
     );
     assert_eq!(a.jobs, b.jobs);
-    assert_eq!(a.min_yield, b.min_yield);
+    assert_eq!(a.min_yield(), b.min_yield());
 }
 
 #[test]
@@ -151,7 +158,7 @@ fn no_avg_phase_grants_exactly_the_minimum_yield() {
         "--no-avg-phase",
     ]))
     .unwrap();
-    let (min, avg) = (s.min_yield.unwrap(), s.avg_yield.unwrap());
+    let (min, avg) = (s.min_yield().unwrap(), s.avg_yield.unwrap());
     assert!((min - avg).abs() <= 1e-12, "{min} vs {avg}");
 }
 
@@ -197,7 +204,7 @@ fn golden_lp_file_is_unchanged() {
     let golden = std::fs::read_to_string("models/vcsched-demo.lp").unwrap();
     assert!(
         now == golden,
-        "the MILP changed; if on purpose, run `vcalloc export-lp data/vcsched-demo.json --out models/vcsched-demo.lp` and update models/vcsched.md"
+        "the MILP changed; if on purpose, run `vcalloc export-lp vcsched data/vcsched-demo.json --out models/vcsched-demo.lp` and update models/vcsched.md"
     );
 }
 
@@ -212,6 +219,7 @@ fn highs_reads_the_exported_lp_and_agrees() {
         for sym in [true, false] {
             let mut args = vec![
                 "export-lp",
+                "vcsched",
                 inst_path.to_str().unwrap(),
                 "--out",
                 lp_path.to_str().unwrap(),
@@ -223,7 +231,7 @@ fn highs_reads_the_exported_lp_and_agrees() {
             let inst = Instance::load(&inst_path, None).unwrap();
             let ours = solve(&inst, Method::Milp, &Settings::default()).unwrap();
             let theirs = solve_lp_file_with_highs(&lp_path);
-            match (ours.min_yield, theirs) {
+            match (ours.min_yield(), theirs) {
                 (Some(a), Some(b)) => assert!((a - b).abs() <= 1e-6, "seed {seed}: {a} vs {b}"),
                 (None, None) => {}
                 other => panic!("seed {seed}: {other:?}"),
@@ -289,9 +297,15 @@ fn parallel_and_adaptation_instances_end_to_end() {
             assert!(verdict.starts_with("ok:"), "{verdict}");
         }
         let lp_path = d.path().join(format!("i{seed}.lp"));
-        ok(&["export-lp", inst_s, "--out", lp_path.to_str().unwrap()]);
+        ok(&[
+            "export-lp",
+            "vcsched",
+            inst_s,
+            "--out",
+            lp_path.to_str().unwrap(),
+        ]);
         let ours = solve(&inst, Method::Milp, &Settings::default()).unwrap();
-        match (ours.min_yield, solve_lp_file_with_highs(&lp_path)) {
+        match (ours.min_yield(), solve_lp_file_with_highs(&lp_path)) {
             // HiGHS's default MIP feasibility tolerance (1e-6) lets `Y` overshoot row c11.
             (Some(a), Some(b)) => assert!((a - b).abs() <= 1e-5, "seed {seed}: {a} vs {b}"),
             (None, None) => {}
@@ -314,9 +328,9 @@ fn parallel_and_adaptation_instances_end_to_end() {
             assert_eq!(
                 (
                     sol.budget,
-                    sol.migration.filter(|_| sol.min_yield.is_some())
+                    sol.migration.filter(|_| sol.min_yield().is_some())
                 ),
-                (Some(0.0), sol.min_yield.map(|_| 0.0))
+                (Some(0.0), sol.min_yield().map(|_| 0.0))
             );
         }
     }

@@ -5,20 +5,20 @@ mod common;
 
 use std::collections::HashSet;
 use std::path::Path;
-use vcalloc::experiment::{self, read_rows, results_path, Row, RunOptions, SetName};
+use vcalloc::experiment::{self, read_rows, results_path, Row, RunOptions};
 
-fn opts(set: SetName, out: &Path, methods: &[&str]) -> RunOptions {
+fn opts(set: &str, out: &Path, methods: &[&str]) -> RunOptions {
     RunOptions {
-        set,
+        set: set.to_string(),
         out: out.to_path_buf(),
-        per_spec: 1,
+        per_spec: Some(1),
         methods: methods.iter().map(|m| m.to_string()).collect(),
         time_limit: Some(5.0),
         threads: 2,
         shard: None,
         seed: 7,
         save_instances: false,
-        relaxation: Default::default(),
+        settings: None,
     }
 }
 
@@ -36,7 +36,7 @@ fn canonical(dir: &Path) -> Vec<Row> {
 fn tiny_sweeps_end_to_end() {
     let d = tempfile::tempdir().unwrap();
     let s = experiment::run(&opts(
-        SetName::VcschedSmall,
+        "vcsched-small",
         d.path(),
         &["gr", "mcb8", "lp-bound"],
     ))
@@ -56,11 +56,7 @@ fn tiny_sweeps_end_to_end() {
     assert!(report.contains("Mean minimum yield versus slack") && report.contains("| mcb8 |"));
 
     let p = tempfile::tempdir().unwrap();
-    let mut o = opts(
-        SetName::PeriodicSynthetic,
-        p.path(),
-        &["bfd", "lower-bound"],
-    );
+    let mut o = opts("periodic-synthetic", p.path(), &["bfd", "lower-bound"]);
     o.save_instances = true;
     let s = experiment::run(&o).unwrap();
     assert_eq!((s.written, s.errors), (12, 0));
@@ -78,10 +74,10 @@ fn tiny_sweeps_end_to_end() {
 #[test]
 fn an_interrupted_run_resumes_to_the_same_result() {
     let full = tempfile::tempdir().unwrap();
-    experiment::run(&opts(SetName::VcschedSmall, full.path(), &["gr", "sg"])).unwrap();
+    experiment::run(&opts("vcsched-small", full.path(), &["gr", "sg"])).unwrap();
 
     let cut = tempfile::tempdir().unwrap();
-    experiment::run(&opts(SetName::VcschedSmall, cut.path(), &["gr", "sg"])).unwrap();
+    experiment::run(&opts("vcsched-small", cut.path(), &["gr", "sg"])).unwrap();
     // Simulate a kill: keep the first 100 rows and a torn half line.
     let text = std::fs::read_to_string(results_path(cut.path())).unwrap();
     let mut kept: Vec<&str> = text.lines().take(101).collect();
@@ -89,7 +85,7 @@ fn an_interrupted_run_resumes_to_the_same_result() {
     kept.push(torn);
     std::fs::write(results_path(cut.path()), kept.join("\n")).unwrap();
 
-    let s = experiment::run(&opts(SetName::VcschedSmall, cut.path(), &["gr", "sg"])).unwrap();
+    let s = experiment::run(&opts("vcsched-small", cut.path(), &["gr", "sg"])).unwrap();
     assert_eq!(s.skipped, 100);
     assert_eq!(s.written, 288 - 100);
     assert_eq!(canonical(cut.path()), canonical(full.path()));
@@ -98,15 +94,10 @@ fn an_interrupted_run_resumes_to_the_same_result() {
 #[test]
 fn sharded_runs_merge_to_the_unsharded_result() {
     let whole = tempfile::tempdir().unwrap();
-    experiment::run(&opts(
-        SetName::VcschedSmall,
-        whole.path(),
-        &["mcb8", "rrnz"],
-    ))
-    .unwrap();
+    experiment::run(&opts("vcsched-small", whole.path(), &["mcb8", "rrnz"])).unwrap();
     let shards: Vec<tempfile::TempDir> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
     for (k, dir) in shards.iter().enumerate() {
-        let mut o = opts(SetName::VcschedSmall, dir.path(), &["mcb8", "rrnz"]);
+        let mut o = opts("vcsched-small", dir.path(), &["mcb8", "rrnz"]);
         o.shard = Some((k + 1, 3));
         experiment::run(&o).unwrap();
     }
@@ -163,7 +154,7 @@ fn the_cli_runs_a_shard_and_rejects_bad_arguments() {
 #[test]
 fn parallel_and_adaptation_sweeps_end_to_end() {
     let d = tempfile::tempdir().unwrap();
-    let mut o = opts(SetName::VcschedParallel, d.path(), &["sg", "mcb8"]);
+    let mut o = opts("vcsched-parallel", d.path(), &["sg", "mcb8"]);
     o.shard = Some((1, 9));
     let s = experiment::run(&o).unwrap();
     assert_eq!((s.written, s.errors), (12 * 2, 0));
@@ -178,7 +169,7 @@ fn parallel_and_adaptation_sweeps_end_to_end() {
     assert!(plots.iter().any(|p| p.name() == "time-vs-jobs"));
 
     let a = tempfile::tempdir().unwrap();
-    let mut o = opts(SetName::VcschedAdapt, a.path(), &["milp", "adapt"]);
+    let mut o = opts("vcsched-adapt", a.path(), &["milp", "adapt"]);
     o.shard = Some((1, 8));
     let s = experiment::run(&o).unwrap();
     assert_eq!((s.written, s.errors), (7 * 2, 0));
@@ -191,7 +182,7 @@ fn parallel_and_adaptation_sweeps_end_to_end() {
         if let Some(y) = r.objective {
             assert!(y <= milp.objective.unwrap() + 1e-9, "{r:?}");
         }
-        assert!(r.budget.is_some());
+        assert!(r.num("budget").is_some());
     }
     let (report, plots) = experiment::render(&rows);
     assert!(report.contains("Adaptation: minimum yield versus migration budget"));

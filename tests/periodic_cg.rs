@@ -42,14 +42,14 @@ fn bpplib_root_lp_and_optimum() {
             "{name}: root LP {z} vs published {lp_bound}"
         );
         assert!(
-            sol.machines.unwrap() >= optimum,
+            sol.machines().unwrap() >= optimum,
             "{name}: {} bins below the optimum {optimum}",
-            sol.machines.unwrap()
+            sol.machines().unwrap()
         );
         assert!(
-            sol.lower_bound <= optimum,
+            sol.lower_bound() <= optimum,
             "{name}: bound {} above the optimum",
-            sol.lower_bound
+            sol.lower_bound()
         );
         assert_eq!(sol.stats["converged"], 1.0);
     }
@@ -142,11 +142,11 @@ fn tiny_instances_against_brute_force() {
                 verify(&inst, &sol)
             );
             assert!(
-                sol.lower_bound <= opt,
+                sol.lower_bound() <= opt,
                 "seed {seed} {m}: bound {} above optimum {opt}",
-                sol.lower_bound
+                sol.lower_bound()
             );
-            if let Some(machines) = sol.machines {
+            if let Some(machines) = sol.machines() {
                 assert!(
                     machines >= opt,
                     "seed {seed} {m}: {machines} below optimum {opt}"
@@ -165,7 +165,7 @@ fn tiny_instances_against_brute_force() {
                     ceil_with_tolerance(z) <= opt,
                     "seed {seed}: ⌈z⌉ above the optimum"
                 );
-                assert!(sol.machines.unwrap() >= ceil_with_tolerance(z).max(w));
+                assert!(sol.machines().unwrap() >= ceil_with_tolerance(z).max(w));
                 if sol.stats["converged"] == 1.0 {
                     assert!(
                         z >= (w as f64 - 1.0) - 1e-9,
@@ -179,10 +179,7 @@ fn tiny_instances_against_brute_force() {
 
 #[test]
 fn lp_bound_dominates_the_peak_bound_on_synthetic_instances() {
-    let settings = Settings {
-        time_limit: Some(20.0),
-        ..Settings::default()
-    };
+    let settings = Settings::default();
     for seed in 0..2 {
         let inst = periodic::generate(
             periodic::TaskSize::Large,
@@ -203,8 +200,8 @@ fn lp_bound_dominates_the_peak_bound_on_synthetic_instances() {
             }
             assert!(sol.lp_bound.unwrap() >= all.peak() / inst.capacity - 1e-6);
         }
-        let m = sol.machines.unwrap();
-        assert!(m >= sol.lower_bound && sol.lower_bound >= peak::total_demand_bound(&inst));
+        let m = sol.machines().unwrap();
+        assert!(m >= sol.lower_bound() && sol.lower_bound() >= peak::total_demand_bound(&inst));
     }
 }
 
@@ -297,10 +294,7 @@ fn machine_count_search_finds_the_threshold_of_a_monotone_packer() {
 /// valid packing, a bound no larger than the machines, "optimal" only when they meet.
 #[test]
 fn tailing_off_stops_early_and_stays_honest() {
-    let mut settings = Settings {
-        time_limit: Some(20.0),
-        ..Settings::default()
-    };
+    let mut settings = Settings::default();
     // Stop as soon as the bound is settled: any later movement counts as too little.
     settings.cg.tail_iterations = 1;
     settings.cg.tail_gap = 1.0;
@@ -316,9 +310,9 @@ fn tailing_off_stops_early_and_stays_honest() {
         .unwrap();
         let sol = solve(&inst, Method::Cg, &settings).unwrap();
         assert!(verify(&inst, &sol).is_empty());
-        let m = sol.machines.unwrap();
-        assert!(m >= sol.lower_bound && sol.lower_bound >= peak::total_demand_bound(&inst));
-        assert_eq!(sol.status == Status::Optimal, m == sol.lower_bound);
+        let m = sol.machines().unwrap();
+        assert!(m >= sol.lower_bound() && sol.lower_bound() >= peak::total_demand_bound(&inst));
+        assert_eq!(sol.status == Status::Optimal, m == sol.lower_bound());
         tailed += sol.stats["tailing_off"] as u32;
     }
     assert!(tailed > 0, "no run stopped on tailing-off");
@@ -387,7 +381,7 @@ fn dive_returns_a_valid_covering_never_below_the_optimum() {
         off.dive.enabled = false;
         let sol = solve(&inst, Method::Cg, &off).unwrap();
         assert!(verify(&inst, &sol).is_empty(), "seed {seed}");
-        assert!(sol.machines.unwrap() >= opt);
+        assert!(sol.machines().unwrap() >= opt);
     }
     assert!(dived > 10, "only {dived} dives fixed anything");
 }
@@ -411,7 +405,7 @@ fn a_dive_cut_short_still_gives_a_valid_packing() {
         };
         let sol = solve(&inst, Method::Cg, &settings).unwrap();
         assert!(verify(&inst, &sol).is_empty(), "budget {budget}");
-        assert!(sol.machines.unwrap() >= sol.lower_bound);
+        assert!(sol.machines().unwrap() >= sol.lower_bound());
         if let Some(&c) = sol.stats.get("dive_complete") {
             seen.insert(c as u8);
         }

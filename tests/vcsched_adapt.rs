@@ -23,7 +23,7 @@ fn adaptation_milp_and_heuristics_match_brute_force() {
         feasible += usize::from(truth.is_some());
         common::check_methods(&inst, truth, &all_methods(), &settings, seed);
         let a = solve(&inst, Method::Adapt, &settings).unwrap();
-        adapt_found += usize::from(a.min_yield.is_some());
+        adapt_found += usize::from(a.min_yield().is_some());
     }
     assert!(feasible >= 75, "only {feasible} feasible instances");
     assert!(
@@ -41,7 +41,7 @@ fn a_zero_budget_moves_nothing() {
         for m in [Method::Milp, Method::Adapt, Method::Mcb(8), Method::Sg] {
             let sol = solve(&inst, m, &Settings::default()).unwrap();
             assert!(verify(&inst, &sol).is_empty(), "seed {seed} {m}");
-            if sol.min_yield.is_some() {
+            if sol.min_yield().is_some() {
                 assert_eq!(sol.migration, Some(0.0), "seed {seed} {m}");
                 let p = sol.placement();
                 for (t, &h) in p.iter().enumerate() {
@@ -51,7 +51,7 @@ fn a_zero_budget_moves_nothing() {
                 }
             }
             if m == Method::Milp {
-                assert_eq!(sol.min_yield.is_some(), truth.is_some(), "seed {seed}");
+                assert_eq!(sol.min_yield().is_some(), truth.is_some(), "seed {seed}");
             }
         }
     }
@@ -74,7 +74,7 @@ fn a_budget_of_all_memory_gives_the_unconstrained_optimum() {
         match unconstrained {
             None => assert_eq!(sol.status, Status::Infeasible, "seed {seed}"),
             Some(y) => {
-                let got = sol.min_yield.unwrap();
+                let got = sol.min_yield().unwrap();
                 assert!((got - y).abs() <= 1e-6, "seed {seed}: {got} vs {y}");
             }
         }
@@ -94,7 +94,7 @@ fn the_budget_override_applies_and_verify_catches_an_overspent_budget() {
     // A forged file that moves a task but reports no migration is rejected.
     if let Some(t) = (0..inst.num_tasks()).find(|&t| inst.current_host(t).is_some()) {
         let unlimited = solve(&inst, Method::Adapt, &Settings::default()).unwrap();
-        if unlimited.min_yield.is_some() {
+        if unlimited.min_yield().is_some() {
             let mut forged = unlimited.clone();
             let job = inst.task_jobs()[t];
             let k = t - inst.task_jobs().iter().position(|&i| i == job).unwrap();
@@ -135,10 +135,10 @@ fn the_optimum_grows_with_the_budget_on_generated_adaptations() {
             let milp = solve(&inst, Method::Milp, &settings).unwrap();
             let heur = solve(&inst, Method::Adapt, &settings).unwrap();
             assert!(verify(&inst, &milp).is_empty() && verify(&inst, &heur).is_empty());
-            if let (Some(h), Some(m)) = (heur.min_yield, milp.min_yield) {
+            if let (Some(h), Some(m)) = (heur.min_yield(), milp.min_yield()) {
                 assert!(h <= m + 1e-9, "seed {seed}");
             }
-            let y = milp.min_yield.unwrap_or(0.0);
+            let y = milp.min_yield().unwrap_or(0.0);
             if let Some(prev) = last {
                 assert!(
                     y >= prev - 1e-9,

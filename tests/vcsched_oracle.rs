@@ -28,7 +28,7 @@ fn milp_matches_brute_force() {
             Some(y) => {
                 feasible += 1;
                 assert_eq!(sol.status, Status::Optimal, "seed {seed}");
-                let got = sol.min_yield.unwrap();
+                let got = sol.min_yield().unwrap();
                 assert!(
                     (got - y).abs() <= 1e-6,
                     "seed {seed}: milp {got}, brute force {y}"
@@ -55,8 +55,8 @@ fn milp_without_symmetry_breaking_or_warm_start_matches_brute_force() {
         let truth = brute::optimal_min_yield(&inst);
         let sol = solve(&inst, Method::Milp, &settings).unwrap();
         check_verified(&inst, &sol, seed);
-        assert_eq!(sol.min_yield.is_some(), truth.is_some(), "seed {seed}");
-        if let (Some(got), Some(y)) = (sol.min_yield, truth) {
+        assert_eq!(sol.min_yield().is_some(), truth.is_some(), "seed {seed}");
+        if let (Some(got), Some(y)) = (sol.min_yield(), truth) {
             assert!(
                 (got - y).abs() <= 1e-6,
                 "seed {seed}: milp {got}, brute force {y}"
@@ -78,7 +78,7 @@ fn heuristics_never_beat_the_optimum_and_bounds_never_fall_below_it() {
             None => {}
             Some(y) => {
                 let ub = bound
-                    .upper_bound
+                    .upper_bound()
                     .expect("feasible instance has an LP bound");
                 assert!(
                     ub >= y - 1e-9,
@@ -89,7 +89,7 @@ fn heuristics_never_beat_the_optimum_and_bounds_never_fall_below_it() {
         for m in Method::heuristics() {
             let sol = solve(&inst, m, &settings).unwrap();
             check_verified(&inst, &sol, seed);
-            if let Some(got) = sol.min_yield {
+            if let Some(got) = sol.min_yield() {
                 successes += 1;
                 let y = truth
                     .unwrap_or_else(|| panic!("seed {seed}: {m} solved an infeasible instance"));
@@ -98,7 +98,7 @@ fn heuristics_never_beat_the_optimum_and_bounds_never_fall_below_it() {
                     "seed {seed}: {m} found {got} above the optimum {y}"
                 );
                 assert!(
-                    sol.upper_bound.unwrap() >= y - 1e-9,
+                    sol.upper_bound().unwrap() >= y - 1e-9,
                     "seed {seed}: {m} bound below optimum"
                 );
                 if sol.status == Status::Optimal {
@@ -132,14 +132,12 @@ fn milp_status_and_bound_are_honest_under_a_tiny_time_limit() {
         parallel: false,
     };
     let inst = vcalloc::vcsched::generate(&spec).unwrap();
-    let settings = Settings {
-        time_limit: Some(0.001),
-        ..Settings::default()
-    };
-    let sol = solve(&inst, Method::Milp, &settings).unwrap();
+    let settings = Settings::default();
+    let deadline = vcalloc::solver::Deadline::after(Some(0.001));
+    let sol = vcalloc::vcsched::solve_within(&inst, Method::Milp, &settings, &deadline).unwrap();
     check_verified(&inst, &sol, 7);
-    if let Some(y) = sol.min_yield {
-        let ub = sol.upper_bound.unwrap();
+    if let Some(y) = sol.min_yield() {
+        let ub = sol.upper_bound().unwrap();
         assert!(ub >= y);
         assert_eq!(
             sol.status == Status::Optimal,
@@ -153,17 +151,18 @@ fn methods_stopped_by_the_deadline_answer_honestly() {
     // HiGHS cannot finish the 64 x 500 relaxation in 10 ms: the rounding heuristics return
     // no allocation, lp-bound falls back on the closed form, and nothing errors.
     let inst = Instance::load(std::path::Path::new("data/vcsched-64x500.json"), None).unwrap();
-    let settings = Settings {
-        time_limit: Some(0.01),
-        ..Settings::default()
+    let settings = Settings::default();
+    let within = |m| {
+        let deadline = vcalloc::solver::Deadline::after(Some(0.01));
+        vcalloc::vcsched::solve_within(&inst, m, &settings, &deadline).unwrap()
     };
     let closed = vcalloc::vcsched::relaxation::closed_form_bound(&inst);
     for m in [Method::Rrnd, Method::Rrnz, Method::LpBound] {
-        let sol = solve(&inst, m, &settings).unwrap();
+        let sol = within(m);
         check_verified(&inst, &sol, 0);
-        assert_eq!(sol.upper_bound, closed, "{m}");
+        assert_eq!(sol.upper_bound(), closed, "{m}");
         assert_eq!(sol.status, Status::Unknown, "{m}");
     }
-    let sol = solve(&inst, Method::LpBound, &settings).unwrap();
+    let sol = within(Method::LpBound);
     assert_eq!(sol.stats.get("lp_highs_unfinished"), Some(&1.0));
 }

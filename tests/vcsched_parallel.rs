@@ -6,6 +6,7 @@ mod common;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use vcalloc::solver::Deadline;
 use vcalloc::vcsched::{
     allocate, avg_lp, brute, placement_min_yield, solve, verify, Method, Settings,
 };
@@ -82,7 +83,7 @@ fn per_job_average_yield_lp_is_optimal() {
         // Feasible and never below the minimum yield.
         assert!(alloc.min_yield >= y - 1e-12, "seed {seed}");
         // The same program built independently with good_lp.
-        let lp = avg_lp::optimal_avg_yield(&inst, &placement, y).unwrap();
+        let lp = common::optimal_avg_yield(&inst, &placement, y);
         assert!((alloc.avg_yield - lp).abs() <= 1e-7, "seed {seed}");
         // A dual certificate: HiGHS's host prices, checked by weak duality recomputed here.
         let (jobs, hosts) = (inst.num_jobs(), inst.hosts);
@@ -97,8 +98,9 @@ fn per_job_average_yield_lp_is_optimal() {
             .collect();
         let l: Vec<f64> = inst.jobs.iter().map(|j| j.cpu * y).collect();
         let u: Vec<f64> = inst.jobs.iter().map(|j| j.cpu).collect();
-        let prices = avg_lp::solve_grant_lp(&inst, &placement, y)
+        let prices = avg_lp::solve_grant_lp(&inst, &placement, y, &Deadline::none())
             .unwrap()
+            .expect("no deadline")
             .host_prices;
         assert!(prices.iter().all(|&p| p >= 0.0));
         let bound = dual_bound(&n, &c, &l, &u, &prices);

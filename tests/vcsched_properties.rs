@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use std::path::Path;
+use vcalloc::solver::Deadline;
 use vcalloc::vcsched::{
     relaxation, solve, solve_sharing, verify, Instance, Job, Method, Settings, SharedRelaxation,
 };
@@ -41,7 +42,7 @@ proptest! {
         for m in [Method::Gr, Method::Sg, Method::Gb, Method::Sgb, Method::Mcb(1), Method::Mcb(5), Method::Mcb(8)] {
             let sol = solve(&inst, m, &settings).unwrap();
             prop_assert!(verify(&inst, &sol).is_empty(), "{}: {:?}", m, verify(&inst, &sol));
-            if let Some(y) = sol.min_yield {
+            if let Some(y) = sol.min_yield() {
                 prop_assert!(y <= bound.unwrap() + 1e-12);
                 prop_assert!(sol.avg_yield.unwrap() >= y - 1e-12);
             }
@@ -59,11 +60,11 @@ proptest! {
         let shared = SharedRelaxation::default();
         for (k, m) in [Method::LpBound, Method::Rrnd, Method::Rrnz].into_iter().enumerate() {
             let alone = solve(&inst, m, &settings).unwrap();
-            let with = solve_sharing(&inst, m, &settings, &shared).unwrap();
+            let with = solve_sharing(&inst, m, &settings, &Deadline::none(), &shared).unwrap();
             prop_assert!(verify(&inst, &with).is_empty());
             prop_assert_eq!(&alone.jobs, &with.jobs);
-            prop_assert_eq!(alone.min_yield, with.min_yield);
-            prop_assert_eq!(alone.upper_bound, with.upper_bound);
+            prop_assert_eq!(alone.min_yield(), with.min_yield());
+            prop_assert_eq!(alone.upper_bound(), with.upper_bound());
             prop_assert_eq!(alone.status, with.status);
             // An infeasible instance (no closed-form bound) is settled without the LP.
             let feasible = relaxation::closed_form_bound(&inst).is_some();

@@ -97,11 +97,11 @@ fn rounding_from_either_route_verifies() {
             for m in [Method::Rrnd, Method::Rrnz, Method::LpBound] {
                 let sol = solve(&inst, m, &settings).unwrap();
                 assert!(verify(&inst, &sol).is_empty(), "{m} {route:?} seed {seed}");
-                if let (Some(y), Some(b)) = (sol.min_yield, bound) {
+                if let (Some(y), Some(b)) = (sol.min_yield(), bound) {
                     assert!(y <= b + 1e-9, "{m} {route:?} seed {seed}: {y} > {b}");
                 }
                 if m == Method::LpBound {
-                    match (sol.upper_bound, bound) {
+                    match (sol.upper_bound(), bound) {
                         (Some(a), Some(b)) => assert!((a - b).abs() <= 1e-9, "seed {seed}"),
                         (a, b) => assert_eq!(a, b, "seed {seed}"),
                     }

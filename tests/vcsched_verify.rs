@@ -96,7 +96,7 @@ fn a_grant_above_the_need_is_rejected() {
 #[test]
 fn a_misreported_minimum_yield_is_rejected() {
     let (inst, mut sol) = good();
-    sol.min_yield = Some(sol.min_yield.unwrap() + 1e-6);
+    sol.objective = Some(sol.min_yield().unwrap() + 1e-6);
     rejected_for(&inst, &sol, "min-yield");
 }
 
@@ -110,7 +110,7 @@ fn a_misreported_average_yield_is_rejected() {
 #[test]
 fn a_bound_below_the_solution_is_rejected() {
     let (inst, mut sol) = good();
-    sol.upper_bound = Some(sol.min_yield.unwrap() - 1e-3);
+    sol.bound = Some(sol.min_yield().unwrap() - 1e-3);
     rejected_for(&inst, &sol, "upper-bound");
 }
 
@@ -118,7 +118,7 @@ fn a_bound_below_the_solution_is_rejected() {
 fn an_unproven_optimality_claim_is_rejected() {
     let (inst, mut sol) = good();
     assert!(
-        sol.upper_bound.unwrap() - sol.min_yield.unwrap() > 1e-6,
+        sol.upper_bound().unwrap() - sol.min_yield().unwrap() > 1e-6,
         "demo has a gap"
     );
     sol.status = Status::Optimal;

@@ -1,289 +1,385 @@
-//! Command-line arguments (clap derive).
+//! Command-line arguments. The commands that take a problem (`solve`, `generate`,
+//! `export-lp`, `experiment`) are built from the registry: one subcommand per problem or
+//! sweep, its options from the problem's flag table.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Arg, ArgAction, ArgMatches, Command};
 use std::path::PathBuf;
-use vcalloc::periodic;
-use vcalloc::vcsched::relaxation::Route;
-use vcalloc::vcsched::Method;
+use vcalloc::problem::{registry, Entry, Flag, FlagValue, Target};
 
-/// Optimal and certified near-optimal resource allocation for virtualized clusters.
-#[derive(Debug, Parser)]
-#[command(name = "vcalloc", version, about, long_about = None)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    /// Solve an instance with one method; prints the solution JSON.
-    Solve {
-        #[command(subcommand)]
-        problem: SolveProblem,
-    },
-    /// Re-check a solution file against its instance (exit 1 on a violation).
+/// A parsed command line.
+pub enum Cmd {
+    /// Solve one instance with one method.
+    Solve(Solve),
+    /// Re-check a solution file.
     Verify {
-        /// Instance file (JSON, or CSV with --hosts).
         instance: PathBuf,
-        /// Solution file written by `vcalloc solve`.
         solution: PathBuf,
-        /// Number of hosts, for a CSV instance.
-        #[arg(long)]
-        hosts: Option<usize>,
-        /// Format of a periodic instance (guessed from the content when absent).
-        #[arg(long, value_parser = parse_format)]
-        format: Option<periodic::Format>,
+        /// The problem's load flags, raw (`--hosts 16`): the problem is known only once the
+        /// solution is read.
+        rest: Vec<String>,
     },
-    /// Generate a random instance.
+    /// Generate an instance.
     Generate {
-        #[command(subcommand)]
-        problem: GenerateProblem,
+        problem: &'static dyn Entry,
+        flags: Vec<(Flag, String)>,
+        output: Option<PathBuf>,
     },
-    /// Write the MILP of an instance in CPLEX LP format, for any other solver.
+    /// Write an instance's LP.
     ExportLp {
-        /// Instance file (JSON, or CSV with --hosts).
+        problem: &'static dyn Entry,
         instance: PathBuf,
-        /// Output LP file.
-        #[arg(long)]
         out: PathBuf,
-        /// Number of hosts, for a CSV instance.
-        #[arg(long)]
-        hosts: Option<usize>,
-        /// Leave out the symmetry-breaking bounds (the paper's equations 3–11 only).
-        #[arg(long)]
-        no_symmetry_breaking: bool,
+        flags: Vec<(Flag, String)>,
     },
-    /// Solve the embedded demo instance with the MILP, MCB8 and GR and print a table.
+    /// List problems, methods and flags.
+    Methods { problem: Option<&'static dyn Entry> },
+    /// The demo.
     Demo,
-    /// Run a sweep of the papers' instance sets, merge shards, write reports.
-    Experiment {
-        #[command(subcommand)]
-        which: ExperimentCommand,
-    },
+    /// A sweep.
+    Sweep(Sweep),
+    /// Join shards.
+    Merge { dirs: Vec<PathBuf>, out: PathBuf },
 }
 
-#[derive(Debug, Subcommand)]
-pub enum ExperimentCommand {
-    /// RR-6692 §4.1 small set: 4 hosts, 6/8/10/12 jobs, 144 specifications.
-    VcschedSmall(ExperimentArgs),
-    /// RR-6692 §4.1 large set: 64 hosts, 100/250/500 jobs, 108 specifications.
-    VcschedLarge(ExperimentArgs),
-    /// Belaid 2015 §5.3: six scenarios of 100 jobs.
-    PeriodicSynthetic(ExperimentArgs),
-    /// RR-6692 §5.2: the large set with parallel jobs (Lublin–Feitelson task counts),
-    /// 100/250/500 tasks; SG and MCB8 beside the LP bound.
-    VcschedParallel(ExperimentArgs),
-    /// RR-6692 §6.1: optima of 6-host, 12-job instances adapted to a changed workload under
-    /// 7 migration budgets (0 to 100% of the staying memory); MILP, adapt, MCB8, SG.
-    VcschedAdapt(ExperimentArgs),
-    /// Join the results of shard folders into one folder (and its report).
-    Merge {
-        /// Shard folders, each holding a results.csv.
-        dirs: Vec<PathBuf>,
-        /// Output folder.
-        #[arg(long)]
-        out: PathBuf,
-    },
-}
-
-#[derive(Debug, Args)]
-pub struct ExperimentArgs {
-    /// Output folder: results.csv (appended, resumable), report.md, instances/.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Instances per specification (default: the paper's 10 / 100 / 20).
-    #[arg(long)]
-    pub instances_per_spec: Option<usize>,
-    /// Comma-separated methods (default: the set's).
-    #[arg(long, value_delimiter = ',')]
-    pub methods: Vec<String>,
-    /// Time limit per solve, seconds.
-    #[arg(long)]
-    pub time_limit: Option<f64>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Run only shard k of n (e.g. 3/10), for job arrays.
-    #[arg(long, value_parser = parse_shard)]
-    pub shard: Option<(usize, usize)>,
-    /// Base seed of the instance generator.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Also write every instance to OUT/instances/ID.json.
-    #[arg(long)]
-    pub save_instances: bool,
-    /// VCSched `lp-bound`, RRND, RRNZ: the LP that gives the relaxation's point, `face`
-    /// (the optimal face, fast) or `full` (the whole relaxation).
-    #[arg(long, default_value = "face", value_parser = parse_route)]
-    pub relaxation: Route,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum SolveProblem {
-    /// VCSched: maximise the minimum yield of jobs on identical hosts (RR-6692).
-    Vcsched(SolveVcsched),
-    /// Periodic packing: tasks with sinusoidal demand on the fewest machines (Belaid 2015).
-    Periodic(SolvePeriodic),
-}
-
-#[derive(Debug, Args)]
-pub struct SolvePeriodic {
-    /// Instance file (JSON, or BPPLIB 1-D bin packing).
+/// `solve PROBLEM FILE --method M …`.
+pub struct Solve {
+    pub problem: &'static dyn Entry,
     pub file: PathBuf,
-    /// Method: cg, bfd, mm, mmm, lower-bound.
-    #[arg(long, value_parser = parse_periodic_method)]
-    pub method: periodic::Method,
-    /// Wall-clock limit in seconds for the whole method.
-    #[arg(long)]
+    pub method: String,
     pub time_limit: Option<f64>,
-    /// Cap in seconds on the integer finish of `cg` (default 10).
-    #[arg(long)]
-    pub integer_time_limit: Option<f64>,
-    /// Input format (guessed from the content when absent).
-    #[arg(long, value_parser = parse_format)]
-    pub format: Option<periodic::Format>,
-    /// Every setting of the method as JSON (the `Settings` of `docs/guide.md`; fields left out
-    /// keep their defaults); the options below override it.
-    #[arg(long, value_name = "FILE")]
+    pub seed: Option<u64>,
+    pub threads: Option<u32>,
     pub settings: Option<PathBuf>,
-    /// Wentges dual smoothing weight in [0, 1) (default 0: off).
-    #[arg(long)]
-    pub smoothing: Option<f64>,
-    /// Run the exact pricing at every iteration (a Lagrangian bound each time).
-    #[arg(long)]
-    pub exact_pricing: bool,
-    /// Node relaxation of the pricing branch-and-bound: directional (default) or clarabel.
-    #[arg(long)]
-    pub node_relaxation: Option<vcalloc::periodic::knapsack_bnb::NodeSolver>,
-    /// Bound of the knapsack along a direction in the pricing: integer (Martello–Toth,
-    /// default) or fractional (Dantzig; its minimum over directions is the SOCP value).
-    #[arg(long)]
-    pub node_bound: Option<vcalloc::periodic::knapsack_relax::Bound>,
-    /// Write the solution JSON here instead of standard output.
-    #[arg(long)]
     pub output: Option<PathBuf>,
+    pub flags: Vec<(Flag, String)>,
 }
 
-#[derive(Debug, Args)]
-pub struct SolveVcsched {
-    /// Instance file (JSON, or CSV with --hosts).
-    pub file: PathBuf,
-    /// Method: milp, lp-bound, gr, sg, gb, sgb, mcb1 … mcb8, rrnd, rrnz, adapt.
-    #[arg(long, value_parser = parse_method)]
-    pub method: Method,
-    /// Adaptation: migration budget in memory units (overrides the instance's `budget`).
-    #[arg(long)]
-    pub budget: Option<f64>,
-    /// Wall-clock limit in seconds; the MILP then returns its incumbent, bound and gap.
-    #[arg(long)]
+/// `experiment SWEEP --out DIR …`.
+pub struct Sweep {
+    pub set: String,
+    pub out: PathBuf,
+    pub per_spec: Option<usize>,
+    pub methods: Vec<String>,
     pub time_limit: Option<f64>,
-    /// Seed of the randomised methods.
-    #[arg(long, default_value_t = 0)]
+    pub threads: Option<usize>,
+    pub shard: Option<(usize, usize)>,
     pub seed: u64,
-    /// Write the solution JSON here instead of standard output.
-    #[arg(long)]
-    pub output: Option<PathBuf>,
-    /// Skip the average-yield phase (§3.5).
-    #[arg(long)]
-    pub no_avg_phase: bool,
-    /// Number of hosts, for a CSV instance.
-    #[arg(long)]
-    pub hosts: Option<usize>,
-    /// GB/SGB: cap on job placement attempts.
-    #[arg(long, default_value_t = 500_000)]
-    pub max_attempts: u64,
-    /// MCB: width of the yield bracket at which the binary search stops.
-    #[arg(long, default_value_t = 1e-4)]
-    pub mcb_tolerance: f64,
-    /// Threads HiGHS may use.
-    #[arg(long, default_value_t = 1)]
-    pub threads: u32,
-    /// MILP: leave out the symmetry-breaking bounds.
-    #[arg(long)]
-    pub no_symmetry_breaking: bool,
-    /// MILP: do not seed HiGHS with the MCB8 placement.
-    #[arg(long)]
-    pub no_warm_start: bool,
-    /// `lp-bound`, RRND, RRNZ: the LP that gives the relaxation's point, `face` (the optimal
-    /// face `Y = Y*`, fast) or `full` (the whole relaxation; budgeted adaptations always).
-    #[arg(long, default_value = "face", value_parser = parse_route)]
-    pub relaxation: Route,
+    pub save_instances: bool,
+    pub settings: Option<PathBuf>,
 }
 
-#[derive(Debug, Subcommand)]
-pub enum GenerateProblem {
-    /// A §4.1 VCSched instance.
-    Vcsched(GenerateVcsched),
-    /// A §5.3 periodic instance (capacity 20).
-    Periodic(GeneratePeriodic),
+fn value(id: &'static str, name: &'static str, help: &'static str) -> Arg {
+    Arg::new(id).long(id).value_name(name).help(help)
 }
 
-#[derive(Debug, Args)]
-pub struct GeneratePeriodic {
-    /// Task size: large (means in (0,10], 50 tasks/job), medium ((0,5], 100), small ((0,1], 500).
-    #[arg(long)]
-    pub tasks: periodic::TaskSize,
-    /// Amplitude: large (in [0, C_j]) or small ([0, C_j/2]).
-    #[arg(long)]
-    pub amplitude: periodic::Amplitude,
-    /// Number of jobs.
-    #[arg(long, default_value_t = 100)]
-    pub jobs: usize,
-    /// Seed of the random stream.
-    #[arg(long)]
-    pub seed: u64,
-    /// Write the instance here instead of standard output.
-    #[arg(long)]
-    pub output: Option<PathBuf>,
+fn path(id: &'static str, help: &'static str) -> Arg {
+    value(id, "FILE", help).value_parser(clap::value_parser!(PathBuf))
 }
 
-#[derive(Debug, Args)]
-pub struct GenerateVcsched {
-    /// Hosts H.
-    #[arg(long)]
-    pub hosts: usize,
-    /// Jobs J (with --parallel: tasks, jobs being drawn until their tasks total J).
-    #[arg(long)]
-    pub jobs: usize,
-    /// Parallel jobs with Lublin–Feitelson task counts, 1 to 64 (RR-6692 §5.2).
-    #[arg(long)]
-    pub parallel: bool,
-    /// An adaptation instance (§6) with budget FRACTION × the memory of the staying tasks:
-    /// the generated instance is solved to optimality (MILP), then 20% of the jobs leave, 20%
-    /// arrive and 30% change CPU need; staying tasks keep their hosts as `current`.
-    #[arg(long, value_name = "FRACTION")]
-    pub adaptation: Option<f64>,
-    /// Memory slack in [0, 1): mean memory need is H (1 − slack) / J.
-    #[arg(long)]
-    pub slack: f64,
-    /// Coefficient of variation of memory needs.
-    #[arg(long)]
-    pub cv_mem: f64,
-    /// Coefficient of variation of CPU needs (mean 0.5).
-    #[arg(long)]
-    pub cv_cpu: f64,
-    /// Seed of the random stream.
-    #[arg(long)]
-    pub seed: u64,
-    /// Write the instance here instead of standard output.
-    #[arg(long)]
-    pub output: Option<PathBuf>,
+/// The problem's flags of `targets` as options.
+fn flag_args(cmd: Command, flags: &[Flag], targets: &[Target]) -> Command {
+    flags
+        .iter()
+        .filter(|f| targets.contains(&f.target))
+        .fold(cmd, |cmd, f| {
+            let arg = Arg::new(f.long).long(f.long).help(f.help);
+            cmd.arg(match f.value {
+                FlagValue::Takes(name) => arg.value_name(name).allow_hyphen_values(true),
+                FlagValue::Sets(_) => arg.action(ArgAction::SetTrue),
+            })
+        })
 }
 
-fn parse_method(s: &str) -> Result<Method, String> {
-    s.parse()
+/// The flags given, with their text (empty for a switch), in table order.
+fn given(m: &ArgMatches, flags: &[Flag], targets: &[Target]) -> Vec<(Flag, String)> {
+    flags
+        .iter()
+        .filter(|f| targets.contains(&f.target))
+        .filter_map(|f| match f.value {
+            FlagValue::Takes(_) => m.get_one::<String>(f.long).map(|v| (*f, v.clone())),
+            FlagValue::Sets(_) => m.get_flag(f.long).then(|| (*f, String::new())),
+        })
+        .collect()
 }
 
-fn parse_route(s: &str) -> Result<Route, String> {
-    s.parse()
+fn solve_command(e: &dyn Entry) -> Command {
+    let methods: Vec<String> = e.methods().into_iter().map(|(m, _)| m).collect();
+    let cmd = Command::new(e.name())
+        .about(e.title())
+        .arg(
+            Arg::new("file")
+                .required(true)
+                .value_parser(clap::value_parser!(PathBuf))
+                .help("Instance file"),
+        )
+        .arg(
+            value("method", "METHOD", "The method")
+                .required(true)
+                .long_help(format!("The method: {}", methods.join(", "))),
+        )
+        .arg(
+            value("time-limit", "SECONDS", "Wall-clock limit; on it the incumbent, bound and gap")
+                .allow_hyphen_values(true)
+                .value_parser(clap::value_parser!(f64)),
+        )
+        .arg(value("seed", "N", "Seed of the randomised methods").value_parser(clap::value_parser!(u64)))
+        .arg(value("threads", "N", "Threads the external solver may use").value_parser(clap::value_parser!(u32)))
+        .arg(path("settings", "Every setting as JSON or TOML (fields left out keep their defaults); the options override it"))
+        .arg(path("output", "Write the solution JSON here instead of standard output"));
+    flag_args(cmd, &e.flags(), &[Target::Settings, Target::Load])
 }
 
-fn parse_periodic_method(s: &str) -> Result<periodic::Method, String> {
-    s.parse()
+fn generate_command(e: &dyn Entry) -> Command {
+    let cmd = Command::new(e.name())
+        .about(e.title())
+        .arg(value("seed", "N", "Seed of the random stream").required(true))
+        .arg(path(
+            "output",
+            "Write the instance here instead of standard output",
+        ));
+    flag_args(cmd, &e.flags(), &[Target::Spec])
 }
 
-fn parse_format(s: &str) -> Result<periodic::Format, String> {
-    s.parse()
+fn export_command(e: &dyn Entry) -> Command {
+    let cmd = Command::new(e.name())
+        .about(e.title())
+        .arg(
+            Arg::new("instance")
+                .required(true)
+                .value_parser(clap::value_parser!(PathBuf)),
+        )
+        .arg(path("out", "Output LP file").required(true));
+    flag_args(cmd, &e.flags(), &[Target::Settings, Target::Load])
+}
+
+fn sweep_command(name: &'static str, title: &'static str) -> Command {
+    Command::new(name)
+        .about(title)
+        .arg(
+            value(
+                "out",
+                "DIR",
+                "Output folder: results.csv (appended, resumable), report.md, instances/",
+            )
+            .required(true)
+            .value_parser(clap::value_parser!(PathBuf)),
+        )
+        .arg(
+            value(
+                "instances-per-spec",
+                "N",
+                "Instances per specification (default: the paper's)",
+            )
+            .value_parser(clap::value_parser!(usize)),
+        )
+        .arg(
+            value(
+                "methods",
+                "M,M,…",
+                "Comma-separated methods (default: the sweep's)",
+            )
+            .value_delimiter(','),
+        )
+        .arg(
+            value("time-limit", "SECONDS", "Time limit per solve")
+                .allow_hyphen_values(true)
+                .value_parser(clap::value_parser!(f64)),
+        )
+        .arg(
+            value("threads", "N", "Worker threads (default: all cores)")
+                .value_parser(clap::value_parser!(usize)),
+        )
+        .arg(
+            value("shard", "K/N", "Run only shard k of n, for job arrays")
+                .value_parser(parse_shard),
+        )
+        .arg(
+            value("seed", "N", "Base seed of the instance generator")
+                .default_value("0")
+                .value_parser(clap::value_parser!(u64)),
+        )
+        .arg(
+            Arg::new("save-instances")
+                .long("save-instances")
+                .action(ArgAction::SetTrue)
+                .help("Also write every instance to OUT/instances/ID.json"),
+        )
+        .arg(path(
+            "settings",
+            "Settings of every solve, JSON or TOML (the problem's `Settings`)",
+        ))
+}
+
+/// The whole command line.
+pub fn command() -> Command {
+    let problems = registry();
+    let mut experiment = Command::new("experiment")
+        .about("Run a sweep of the papers' instance sets, merge shards, write reports")
+        .subcommand_required(true);
+    for e in problems {
+        for s in e.sweeps() {
+            experiment = experiment.subcommand(sweep_command(s.name, s.title));
+        }
+    }
+    experiment = experiment.subcommand(
+        Command::new("merge")
+            .about("Join the results of shard folders into one folder (and its report)")
+            .arg(
+                Arg::new("dirs")
+                    .num_args(1..)
+                    .required(true)
+                    .value_parser(clap::value_parser!(PathBuf)),
+            )
+            .arg(
+                value("out", "DIR", "Output folder")
+                    .required(true)
+                    .value_parser(clap::value_parser!(PathBuf)),
+            ),
+    );
+    Command::new("vcalloc")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("Optimal and certified near-optimal resource allocation for virtualized clusters.")
+        .subcommand_required(true)
+        .subcommand(
+            Command::new("solve")
+                .about("Solve an instance with one method; prints the solution JSON")
+                .subcommand_required(true)
+                .subcommands(problems.iter().map(|e| solve_command(*e))),
+        )
+        .subcommand(
+            Command::new("verify")
+                .about("Re-check a solution file against its instance (exit 1 on a violation); the problem is the solution's")
+                .arg(Arg::new("instance").required(true).value_parser(clap::value_parser!(PathBuf)))
+                .arg(Arg::new("solution").required(true).value_parser(clap::value_parser!(PathBuf)))
+                .arg(Arg::new("rest").num_args(0..).trailing_var_arg(true).allow_hyphen_values(true).help("The problem's input options, e.g. --hosts 16 for a CSV instance")),
+        )
+        .subcommand(
+            Command::new("generate")
+                .about("Generate a random instance")
+                .subcommand_required(true)
+                .subcommands(problems.iter().map(|e| generate_command(*e))),
+        )
+        .subcommand(
+            Command::new("export-lp")
+                .about("Write an instance's model in CPLEX LP format, for any other solver")
+                .subcommand_required(true)
+                .subcommands(problems.iter().map(|e| export_command(*e))),
+        )
+        .subcommand(
+            Command::new("methods")
+                .about("List the problems, their methods and options")
+                .arg(Arg::new("problem")),
+        )
+        .subcommand(Command::new("demo").about("Solve the embedded demo instance with an exact method and two heuristics"))
+        .subcommand(experiment)
+}
+
+fn problem_of(m: &ArgMatches) -> (&'static dyn Entry, &ArgMatches) {
+    let (name, sub) = m.subcommand().expect("a problem is required");
+    let e = registry()
+        .iter()
+        .copied()
+        .find(|e| e.name() == name)
+        .expect("subcommands come from the registry");
+    (e, sub)
+}
+
+/// Parses the process's arguments (clap prints help and errors itself, exit 2).
+pub fn parse() -> Cmd {
+    parse_from(std::env::args_os())
+}
+
+fn parse_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> Cmd {
+    let m = command().get_matches_from(args);
+    let (name, sub) = m.subcommand().expect("a command is required");
+    let one = |id: &str| sub.get_one::<PathBuf>(id).cloned();
+    match name {
+        "solve" => {
+            let (problem, s) = problem_of(sub);
+            Cmd::Solve(Solve {
+                problem,
+                file: s.get_one::<PathBuf>("file").cloned().expect("required"),
+                method: s.get_one::<String>("method").cloned().expect("required"),
+                time_limit: s.get_one::<f64>("time-limit").copied(),
+                seed: s.get_one::<u64>("seed").copied(),
+                threads: s.get_one::<u32>("threads").copied(),
+                settings: s.get_one::<PathBuf>("settings").cloned(),
+                output: s.get_one::<PathBuf>("output").cloned(),
+                flags: given(s, &problem.flags(), &[Target::Settings, Target::Load]),
+            })
+        }
+        "verify" => Cmd::Verify {
+            instance: one("instance").expect("required"),
+            solution: one("solution").expect("required"),
+            rest: sub
+                .get_many::<String>("rest")
+                .map(|v| v.cloned().collect())
+                .unwrap_or_default(),
+        },
+        "generate" => {
+            let (problem, s) = problem_of(sub);
+            let mut flags = given(s, &problem.flags(), &[Target::Spec]);
+            let seed = s.get_one::<String>("seed").cloned().expect("required");
+            flags.push((SEED, seed));
+            Cmd::Generate {
+                problem,
+                flags,
+                output: s.get_one::<PathBuf>("output").cloned(),
+            }
+        }
+        "export-lp" => {
+            let (problem, s) = problem_of(sub);
+            Cmd::ExportLp {
+                problem,
+                instance: s.get_one::<PathBuf>("instance").cloned().expect("required"),
+                out: s.get_one::<PathBuf>("out").cloned().expect("required"),
+                flags: given(s, &problem.flags(), &[Target::Settings, Target::Load]),
+            }
+        }
+        "methods" => Cmd::Methods {
+            problem: sub.get_one::<String>("problem").map(|p| {
+                vcalloc::problem::find(p).unwrap_or_else(|e| {
+                    eprintln!("error: {e}");
+                    std::process::exit(2)
+                })
+            }),
+        },
+        "demo" => Cmd::Demo,
+        "experiment" => experiment(sub),
+        other => unreachable!("clap knows no command `{other}`"),
+    }
+}
+
+/// Every generator specification has its seed under `seed`.
+const SEED: Flag = Flag::takes("seed", Target::Spec, "seed", "N", "");
+
+fn experiment(m: &ArgMatches) -> Cmd {
+    let (name, s) = m.subcommand().expect("a sweep is required");
+    if name == "merge" {
+        return Cmd::Merge {
+            dirs: s
+                .get_many::<PathBuf>("dirs")
+                .expect("required")
+                .cloned()
+                .collect(),
+            out: s.get_one::<PathBuf>("out").cloned().expect("required"),
+        };
+    }
+    Cmd::Sweep(Sweep {
+        set: name.to_string(),
+        out: s.get_one::<PathBuf>("out").cloned().expect("required"),
+        per_spec: s.get_one::<usize>("instances-per-spec").copied(),
+        methods: s
+            .get_many::<String>("methods")
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default(),
+        time_limit: s.get_one::<f64>("time-limit").copied(),
+        threads: s.get_one::<usize>("threads").copied(),
+        shard: s.get_one::<(usize, usize)>("shard").copied(),
+        seed: *s.get_one::<u64>("seed").expect("defaulted"),
+        save_instances: s.get_flag("save-instances"),
+        settings: s.get_one::<PathBuf>("settings").cloned(),
+    })
 }
 
 fn parse_shard(s: &str) -> Result<(usize, usize), String> {
@@ -302,4 +398,14 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
         return Err(format!("`{s}`: need 1 <= k <= n"));
     }
     Ok((k, n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        command().debug_assert();
+    }
 }

@@ -1,69 +1,43 @@
 //! One function per command. Exit codes: 0 success, 1 a verification failed, 2 bad input,
 //! 3 a solver or consistency failure.
 
-use super::args::{Cli, Command, GenerateProblem, SolveProblem, SolveVcsched};
-use super::table;
-use std::path::Path;
-use vcalloc::vcsched::{self, Instance, Method, Settings, Solution};
+use super::args::{Cmd, Solve};
+use std::path::{Path, PathBuf};
+use vcalloc::problem::{self, Applied, Common, Entry, Flag, FlagValue, SolveRequest, Target};
 use vcalloc::{Error, InputError, Location};
 
-/// The demo instance, kept in `data/`.
-const DEMO: &str = include_str!("../../data/vcsched-demo.json");
-
 /// Runs a parsed command line; returns the process exit code.
-pub fn run(cli: Cli) -> i32 {
-    let result = match cli.command {
-        Command::Solve {
-            problem: SolveProblem::Vcsched(a),
-        } => solve(&a),
-        Command::Solve {
-            problem: SolveProblem::Periodic(a),
-        } => super::periodic::solve(&a),
-        Command::Verify {
+pub fn run(cmd: Cmd) -> i32 {
+    let result = match cmd {
+        Cmd::Solve(s) => solve(&s),
+        Cmd::Verify {
             instance,
             solution,
-            hosts,
-            format,
-        } => match super::periodic::is_periodic_solution(&solution) {
-            true => super::periodic::verify(&instance, &solution, format),
-            false => verify(&instance, &solution, hosts),
-        },
-        Command::Generate {
-            problem: GenerateProblem::Vcsched(a),
-        } => {
-            let spec = vcsched::Spec {
-                hosts: a.hosts,
-                jobs: a.jobs,
-                slack: a.slack,
-                cv_mem: a.cv_mem,
-                cv_cpu: a.cv_cpu,
-                seed: a.seed,
-                parallel: a.parallel,
-            };
-            let inst = match a.adaptation {
-                None => vcsched::generate(&spec),
-                Some(budget_fraction) => {
-                    let p = vcsched::perturb::Perturbation {
-                        budget_fraction,
-                        ..Default::default()
-                    };
-                    vcsched::perturb::adaptation(&spec, &p, Some(60.0))
-                }
-            };
-            inst.and_then(|inst| emit(&inst.to_json(), a.output.as_deref()))
-        }
-        Command::Generate {
-            problem: GenerateProblem::Periodic(a),
-        } => vcalloc::periodic::generate(a.tasks, a.amplitude, a.jobs, a.seed)
-            .and_then(|inst| emit(&inst.to_json(), a.output.as_deref())),
-        Command::ExportLp {
+            rest,
+        } => verify(&instance, &solution, &rest),
+        Cmd::Generate {
+            problem,
+            flags,
+            output,
+        } => problem
+            .generate(&applied(&flags))
+            .and_then(|json| emit(&json, output.as_deref())),
+        Cmd::ExportLp {
+            problem,
             instance,
             out,
-            hosts,
-            no_symmetry_breaking,
-        } => export_lp(&instance, &out, hosts, !no_symmetry_breaking),
-        Command::Demo => demo(),
-        Command::Experiment { which } => super::experiment::run(which),
+            flags,
+        } => export_lp(problem, &instance, &out, &flags),
+        Cmd::Methods { problem } => {
+            print!("{}", methods(problem));
+            Ok(0)
+        }
+        Cmd::Demo => vcalloc::problem::registry::demo().map(|text| {
+            print!("{text}");
+            0
+        }),
+        Cmd::Sweep(s) => super::experiment::sweep(&s),
+        Cmd::Merge { dirs, out } => super::experiment::merge(&dirs, &out),
     };
     match result {
         Ok(code) => code,
@@ -78,7 +52,11 @@ pub fn run(cli: Cli) -> i32 {
     }
 }
 
-pub(super) fn emit(text: &str, output: Option<&Path>) -> vcalloc::Result<i32> {
+fn applied(flags: &[(Flag, String)]) -> Vec<Applied<'_>> {
+    flags.iter().map(|(f, v)| (f, v.as_str())).collect()
+}
+
+fn emit(text: &str, output: Option<&Path>) -> vcalloc::Result<i32> {
     match output {
         Some(p) => std::fs::write(p, format!("{text}\n")).map_err(|source| Error::Io {
             path: p.to_path_buf(),
@@ -89,51 +67,141 @@ pub(super) fn emit(text: &str, output: Option<&Path>) -> vcalloc::Result<i32> {
     Ok(0)
 }
 
-fn solve(a: &SolveVcsched) -> vcalloc::Result<i32> {
-    let inst = Instance::load(&a.file, a.hosts)?;
-    let mut settings = Settings {
-        time_limit: a.time_limit,
-        seed: a.seed,
-        avg_phase: !a.no_avg_phase,
-        max_attempts: a.max_attempts,
-        mcb_tolerance: a.mcb_tolerance,
-        symmetry_breaking: !a.no_symmetry_breaking,
-        warm_start: !a.no_warm_start,
-        budget: a.budget,
-        relaxation: a.relaxation,
-        ..Settings::default()
-    };
-    settings.highs.threads = a.threads;
-    if a.threads == 0 {
-        return Err(InputError::new(
-            "<arguments>",
-            Location::Argument("--threads".into()),
-            "0",
-            "must be at least 1",
-        )
-        .into());
+fn argument(name: &str, value: impl ToString, why: &str) -> Error {
+    InputError::new(
+        "<arguments>",
+        Location::Argument(name.into()),
+        value.to_string(),
+        why,
+    )
+    .into()
+}
+
+fn solve(a: &Solve) -> vcalloc::Result<i32> {
+    if let Some(t) = a.time_limit {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(argument(
+                "--time-limit",
+                t,
+                "must be a positive number of seconds",
+            ));
+        }
     }
-    let sol = vcsched::solve(&inst, a.method, &settings)?;
-    emit(&sol.to_json(), a.output.as_deref())?;
+    if a.threads == Some(0) {
+        return Err(argument("--threads", 0, "must be at least 1"));
+    }
+    let flags = applied(&a.flags);
+    let answer = a.problem.solve(&SolveRequest {
+        file: &a.file,
+        method: &a.method,
+        settings: a.settings.as_deref(),
+        flags: &flags,
+        common: Common {
+            seed: a.seed,
+            threads: a.threads,
+        },
+        time_limit: a.time_limit,
+    })?;
+    emit(&answer.json, a.output.as_deref())?;
     if a.output.is_some() {
-        print!("{}", table::render(std::slice::from_ref(&sol)));
+        print!("{}", answer.table);
     }
     Ok(0)
 }
 
-fn verify(instance: &Path, solution: &Path, hosts: Option<usize>) -> vcalloc::Result<i32> {
-    let inst = Instance::load(instance, hosts)?;
-    let sol = Solution::load(solution)?;
-    let violations = vcsched::verify(&inst, &sol);
+/// The problem named by a solution file's `certificate.problem`.
+fn problem_of_solution(solution: &Path) -> vcalloc::Result<&'static dyn Entry> {
+    let text = std::fs::read_to_string(solution).map_err(|e| {
+        InputError::new(
+            solution,
+            Location::File,
+            "",
+            format!("cannot read the file: {e}"),
+        )
+    })?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        InputError::new(
+            solution,
+            Location::File,
+            "",
+            format!("malformed solution: {e}"),
+        )
+    })?;
+    let name = v
+        .get("certificate")
+        .and_then(|c| c.get("problem"))
+        .and_then(|p| p.as_str())
+        .ok_or_else(|| {
+            InputError::new(
+                solution,
+                Location::Field("certificate.problem".into()),
+                "",
+                "not a vcalloc solution: it names no problem",
+            )
+        })?;
+    problem::find(name).map_err(|why| {
+        InputError::new(
+            solution,
+            Location::Field("certificate.problem".into()),
+            name,
+            why,
+        )
+        .into()
+    })
+}
+
+/// `--name value`, `--name=value` and switches, read against the problem's load flags.
+fn load_flags(problem: &dyn Entry, rest: &[String]) -> vcalloc::Result<Vec<(Flag, String)>> {
+    let table: Vec<Flag> = problem
+        .flags()
+        .into_iter()
+        .filter(|f| f.target == Target::Load)
+        .collect();
+    let mut out = Vec::new();
+    let mut words = rest.iter();
+    while let Some(w) = words.next() {
+        let (name, inline) = match w.strip_prefix("--").map(|n| n.split_once('=')) {
+            Some(Some((n, v))) => (n, Some(v.to_string())),
+            Some(None) => (&w[2..], None),
+            None => {
+                return Err(argument(
+                    "verify",
+                    w,
+                    "expected an option such as --hosts N",
+                ))
+            }
+        };
+        let flag = table.iter().find(|f| f.long == name).ok_or_else(|| {
+            let names: Vec<String> = table.iter().map(|f| format!("--{}", f.long)).collect();
+            argument(
+                &format!("--{name}"),
+                "",
+                &format!(
+                    "not an input option of {}; it has: {}",
+                    problem.name(),
+                    names.join(" ")
+                ),
+            )
+        })?;
+        let text = match (flag.value, inline) {
+            (FlagValue::Sets(_), _) => String::new(),
+            (FlagValue::Takes(_), Some(v)) => v,
+            (FlagValue::Takes(_), None) => words
+                .next()
+                .cloned()
+                .ok_or_else(|| argument(&format!("--{name}"), "", "needs a value"))?,
+        };
+        out.push((*flag, text));
+    }
+    Ok(out)
+}
+
+fn verify(instance: &Path, solution: &Path, rest: &[String]) -> vcalloc::Result<i32> {
+    let problem = problem_of_solution(solution)?;
+    let flags = load_flags(problem, rest)?;
+    let (violations, summary) = problem.verify(instance, solution, &applied(&flags))?;
     if violations.is_empty() {
-        println!(
-            "ok: {} solution by {} satisfies every constraint ({} jobs, {} tasks, {} hosts)",
-            sol.status,
-            sol.method,
-            inst.num_jobs(),
-            inst.num_tasks(),
-            inst.hosts
-        );
+        println!("ok: {summary} satisfies every constraint");
         Ok(0)
     } else {
         for v in &violations {
@@ -143,39 +211,54 @@ fn verify(instance: &Path, solution: &Path, hosts: Option<usize>) -> vcalloc::Re
     }
 }
 
-fn export_lp(instance: &Path, out: &Path, hosts: Option<usize>, sym: bool) -> vcalloc::Result<i32> {
-    let inst = Instance::load(instance, hosts)?;
-    let text = vcsched::milp::lp_file(&inst, &instance.display().to_string(), sym);
+fn export_lp(
+    problem: &dyn Entry,
+    instance: &Path,
+    out: &PathBuf,
+    flags: &[(Flag, String)],
+) -> vcalloc::Result<i32> {
+    let text = problem
+        .export_lp(instance, &applied(flags))?
+        .ok_or_else(|| argument("export-lp", problem.name(), "this problem has no LP export"))?;
     std::fs::write(out, text).map_err(|source| Error::Io {
-        path: out.to_path_buf(),
+        path: out.clone(),
         source,
     })?;
     Ok(0)
 }
 
-fn demo() -> vcalloc::Result<i32> {
-    let inst = Instance::from_json(DEMO, Path::new("data/vcsched-demo.json"))?;
-    println!(
-        "VCSched demo: {} hosts, {} jobs (data/vcsched-demo.json); Σα = {:.3}, Σm = {:.3}\n",
-        inst.hosts,
-        inst.num_jobs(),
-        inst.total_cpu(),
-        inst.total_mem()
-    );
-    let settings = Settings::default();
-    let mut rows = Vec::new();
-    for m in [Method::Milp, Method::Mcb(8), Method::Gr] {
-        let sol = vcsched::solve(&inst, m, &settings)?;
-        let violations = vcsched::verify(&inst, &sol);
-        if !violations.is_empty() {
-            return Err(Error::Consistency(format!(
-                "{m} failed verification: {}",
-                violations[0]
-            )));
+/// Every problem (or one) with its methods and options.
+fn methods(only: Option<&'static dyn Entry>) -> String {
+    let mut out = String::new();
+    for e in problem::registry()
+        .iter()
+        .filter(|e| only.is_none_or(|o| o.name() == e.name()))
+    {
+        out.push_str(&format!(
+            "{} — {} ({})\n  methods:\n",
+            e.name(),
+            e.title(),
+            e.sense().as_str()
+        ));
+        for (m, d) in e.methods() {
+            out.push_str(&format!("    {m:<14} {d}\n"));
         }
-        rows.push(sol);
+        out.push_str("  options:\n");
+        for f in e.flags() {
+            let (cmd, arg) = match (f.target, f.value) {
+                (Target::Spec, _) => ("generate", f.value),
+                (_, v) => ("solve", v),
+            };
+            let name = match arg {
+                FlagValue::Takes(n) => format!("--{} {n}", f.long),
+                FlagValue::Sets(_) => format!("--{}", f.long),
+            };
+            out.push_str(&format!("    {cmd:<9} {name:<32} {}\n", f.help));
+        }
+        let sweeps: Vec<&str> = e.sweeps().iter().map(|s| s.name).collect();
+        if !sweeps.is_empty() {
+            out.push_str(&format!("  sweeps: {}\n", sweeps.join(", ")));
+        }
     }
-    print!("{}", table::render(&rows));
-    println!("\nEvery row re-checked by `vcalloc verify`; the bound of the heuristics is the LP bound (§3.1).");
-    Ok(0)
+    out
 }

@@ -1,9 +1,8 @@
-//! The command-line front end: parses arguments, calls the library, prints results.
+//! The command-line front end: parses arguments, calls the library through the problem
+//! registry, prints results. It names no problem: the registry gives them.
 
 pub mod args;
 mod commands;
 mod experiment;
-mod periodic;
-mod table;
 
 pub use commands::run;

@@ -8,8 +8,8 @@
 //! result is an integer covering over the master's columns, with no claim of optimality:
 //! callers compare it with the bounds.
 
-use super::master::CoveringMaster;
 use super::pricing::Pricing;
+use super::CoveringMaster;
 use crate::error::Result;
 use crate::solver::Deadline;
 use serde::{Deserialize, Serialize};

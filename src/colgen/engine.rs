@@ -9,8 +9,8 @@
 //! (tailing off), at the iteration cap, or at the deadline. At the meeting the pricing is told
 //! ([`Pricing::settle`]) so it can cap its effort.
 
-use super::master::CoveringMaster;
 use super::pricing::Pricing;
+use super::CoveringMaster;
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
 use crate::solver::Deadline;
@@ -41,6 +41,9 @@ pub struct CgSettings {
     pub tail_iterations: usize,
     /// See `tail_iterations`.
     pub tail_gap: f64,
+    /// Seconds the first master LP gets even past the deadline: without a master there is
+    /// nothing to report.
+    pub first_master_seconds: f64,
 }
 
 impl Default for CgSettings {
@@ -54,6 +57,7 @@ impl Default for CgSettings {
             closure_gap: 1e-4,
             tail_iterations: 20,
             tail_gap: 1e-4,
+            first_master_seconds: 1.0,
         }
     }
 }
@@ -167,9 +171,7 @@ pub fn run<P: Pricing>(
     let mut settled_seconds = None;
     let mut iterations = Vec::new();
     // The first solve gets at least a little time: without a master there is nothing to report.
-    let first = master.solve(&Deadline::after(Some(
-        deadline.remaining_secs().unwrap_or(60.0).max(1.0),
-    )))?;
+    let first = master.solve(&deadline.at_least(settings.first_master_seconds))?;
     let mut last =
         first.ok_or_else(|| crate::Error::Highs("the first master LP did not finish".into()))?;
     let termination = loop {

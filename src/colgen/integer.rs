@@ -3,7 +3,7 @@
 //! solution. Its optimum is optimal *for these columns only*: the caller reports it against
 //! the bounds of the full problem, never as proven optimal on its own.
 
-use super::master::Column;
+use super::Column;
 use crate::error::Result;
 use crate::solver::{self, Bounds, Deadline, HighsSettings, LinearModel, LinearStatus, Sense};
 

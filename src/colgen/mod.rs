@@ -1,15 +1,18 @@
 //! Generic Dantzig–Wolfe column generation for covering masters with unit column costs:
-//! the master over HiGHS ([`CoveringMaster`]), the [`Pricing`] trait, the loop ([`run`]), a
+//! the master ([`CoveringMaster`], the covering LP kept alive in HiGHS by
+//! [`crate::solver::CoveringLp`]), the [`Pricing`] trait, the loop ([`run`]), a
 //! diving heuristic ([`dive`]) and the integer finish ([`solve_integer_master`]). Nothing here knows what a column means.
 
 mod dive;
 mod engine;
 mod integer;
-mod master;
 mod pricing;
 
+pub use crate::solver::{Column, CoveringSolution as MasterSolution};
 pub use dive::{dive, DiveOutcome, DiveSettings};
 pub use engine::{run, CgOutcome, CgSettings, Iteration, Termination};
 pub use integer::{solve_integer_master, IntegerOutcome};
-pub use master::{Column, CoveringMaster, MasterSolution};
+
+/// The restricted master problem: the solver adapter's covering LP.
+pub type CoveringMaster = crate::solver::CoveringLp;
 pub use pricing::{Priced, Pricing};

@@ -1,6 +1,6 @@
 //! The pricing oracle: the only part of column generation that knows the problem.
 
-use super::master::Column;
+use super::Column;
 use crate::error::Result;
 use crate::solver::Deadline;
 

@@ -1,6 +1,6 @@
 //! Sweeps over generated instance sets: parallel runs, progress, a resumable CSV, shards for
-//! batch systems, and reports. Knows nothing of how a method works: it calls the problems'
-//! `solve` and `verify` and records their answers.
+//! batch systems, and reports. Knows no problem: the [`crate::problem::registry`] gives each
+//! sweep's instances, runs the methods (each answer verified) and writes the report.
 
 mod plot;
 mod report;
@@ -8,7 +8,10 @@ mod row;
 mod runner;
 mod sets;
 
-pub use report::{render, write as write_report, Plot};
-pub use row::Row;
-pub use runner::{merge, read_rows, results_path, run, write_rows, RunOptions, RunSummary};
-pub use sets::{derive_seed, instances, Generated, InstanceRef, SetName, Spec};
+pub use plot::Series;
+pub use report::{
+    by, cell, k, max, mean, methods_of, render, to_series, write as write_report, Matrix, Plot,
+};
+pub use row::{read_rows, read_table, results_path, write_rows, Row};
+pub use runner::{merge, run, RunOptions, RunSummary};
+pub use sets::{derive_seed, expand, SpecEntry};

@@ -1,12 +1,29 @@
-//! One CSV row per (instance, method): the instance's parameters, the method's answer.
+//! One CSV row per (instance, method): the instance's parameters and the method's
+//! certificate, with the problem's own figures beside it.
 
-use super::sets::{InstanceRef, Spec};
-use serde::{Deserialize, Serialize};
+use crate::error::{Error, InputError, Location, Result};
+use crate::problem::{Certificate, InstanceRef};
+use std::collections::BTreeMap;
+use std::path::Path;
 
-/// A result row. Parameters that do not apply to the set are empty.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The columns every row has, in file order; a sweep's own columns stand between `seed` and
+/// `method`.
+const HEAD: [&str; 4] = ["set", "instance", "index", "seed"];
+const TAIL: [&str; 8] = [
+    "method",
+    "status",
+    "objective",
+    "bound",
+    "gap",
+    "seconds",
+    "iterations",
+    "error",
+];
+
+/// A result row.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Row {
-    /// Set name.
+    /// Sweep name.
     pub set: String,
     /// Instance identifier (specification and index).
     pub instance: String,
@@ -14,107 +31,222 @@ pub struct Row {
     pub index: usize,
     /// Generator seed.
     pub seed: u64,
-    /// VCSched: hosts.
-    pub hosts: Option<usize>,
-    /// Jobs.
-    pub jobs: Option<usize>,
-    /// VCSched: memory slack.
-    pub slack: Option<f64>,
-    /// VCSched: cv of memory needs.
-    pub cv_mem: Option<f64>,
-    /// VCSched: cv of CPU needs.
-    pub cv_cpu: Option<f64>,
-    /// Periodic: task size class.
-    pub tasks: Option<String>,
-    /// Periodic: amplitude class.
-    pub amplitude: Option<String>,
     /// Method.
     pub method: String,
     /// Status (`optimal`, `feasible`, `infeasible`, `unknown`, or `error`).
     pub status: String,
-    /// VCSched: minimum yield; periodic: machines.
+    /// The certificate's objective.
     pub objective: Option<f64>,
-    /// VCSched: average yield.
-    pub objective2: Option<f64>,
-    /// VCSched: upper bound on the minimum yield; periodic: lower bound on machines.
+    /// The certificate's bound.
     pub bound: Option<f64>,
     /// Relative gap.
     pub gap: Option<f64>,
     /// Wall-clock seconds of the method.
     pub seconds: f64,
-    /// Column-generation iterations (periodic `cg`), placement attempts or trials otherwise.
+    /// The method's main counter (column-generation iterations, placement attempts…), from
+    /// the problem's `iterations` figure.
     pub iterations: Option<f64>,
     /// An error message when the method failed.
     pub error: Option<String>,
-    /// Adaptation: the budget as a fraction of the staying tasks' memory.
-    #[serde(default)]
-    pub budget: Option<f64>,
-    /// Adaptation: memory moved by the method's migrations.
-    #[serde(default)]
-    pub migration: Option<f64>,
+    /// The sweep's own columns: instance parameters and the problem's figures, as written.
+    pub fields: BTreeMap<String, String>,
 }
 
 impl Row {
     /// A row with the instance's parameters filled in.
     pub fn for_instance(set: &str, inst: &InstanceRef, method: &str) -> Row {
-        let mut row = Row {
+        Row {
             set: set.into(),
             instance: inst.id.clone(),
             index: inst.index,
             seed: inst.seed,
-            hosts: None,
-            jobs: None,
-            slack: None,
-            cv_mem: None,
-            cv_cpu: None,
-            tasks: None,
-            amplitude: None,
             method: method.into(),
             status: String::new(),
             objective: None,
-            objective2: None,
             bound: None,
             gap: None,
             seconds: 0.0,
             iterations: None,
             error: None,
-            budget: None,
-            migration: None,
-        };
-        match inst.spec {
-            Spec::Adapt {
-                base: s,
-                budget_fraction,
-            } => {
-                row.hosts = Some(s.hosts);
-                row.jobs = Some(s.jobs);
-                row.slack = Some(s.slack);
-                row.cv_mem = Some(s.cv_mem);
-                row.cv_cpu = Some(s.cv_cpu);
-                row.budget = Some(budget_fraction);
-            }
-            Spec::Vcsched(s) => {
-                row.hosts = Some(s.hosts);
-                row.jobs = Some(s.jobs);
-                row.slack = Some(s.slack);
-                row.cv_mem = Some(s.cv_mem);
-                row.cv_cpu = Some(s.cv_cpu);
-            }
-            Spec::Periodic {
-                tasks,
-                amplitude,
-                jobs,
-            } => {
-                row.jobs = Some(jobs);
-                row.tasks = Some(format!("{tasks:?}").to_lowercase());
-                row.amplitude = Some(format!("{amplitude:?}").to_lowercase());
+            fields: inst.params.iter().cloned().collect(),
+        }
+    }
+
+    /// Fills in a certificate and the problem's figures (`iterations` goes to its column).
+    pub fn record(&mut self, c: &Certificate, values: &[(&'static str, f64)]) {
+        self.status = c.status.as_str().into();
+        self.objective = c.objective;
+        self.bound = c.bound;
+        self.gap = c.gap;
+        self.seconds = c.seconds;
+        for &(k, v) in values {
+            if k == "iterations" {
+                self.iterations = Some(v);
+            } else {
+                self.fields.insert(k.into(), v.to_string());
             }
         }
-        row
+    }
+
+    /// A field read as a number (empty or absent: `None`).
+    pub fn num(&self, key: &str) -> Option<f64> {
+        self.fields.get(key).and_then(|v| v.parse().ok())
+    }
+
+    /// A field as text (empty or absent: `None`).
+    pub fn text(&self, key: &str) -> Option<&str> {
+        self.fields
+            .get(key)
+            .map(String::as_str)
+            .filter(|s| !s.is_empty())
     }
 
     /// The resume key.
     pub fn key(&self) -> (String, String) {
         (self.instance.clone(), self.method.clone())
     }
+
+    /// The header of a sweep with these problem columns.
+    pub fn header(columns: &[&str]) -> Vec<String> {
+        HEAD.iter()
+            .chain(columns)
+            .chain(TAIL.iter())
+            .map(|s| s.to_string())
+            .collect()
+    }
+
+    /// The row's cells under `header`.
+    pub fn cells(&self, header: &[String]) -> Vec<String> {
+        let opt = |x: Option<f64>| x.map_or(String::new(), |v| v.to_string());
+        header
+            .iter()
+            .map(|h| match h.as_str() {
+                "set" => self.set.clone(),
+                "instance" => self.instance.clone(),
+                "index" => self.index.to_string(),
+                "seed" => self.seed.to_string(),
+                "method" => self.method.clone(),
+                "status" => self.status.clone(),
+                "objective" => opt(self.objective),
+                "bound" => opt(self.bound),
+                "gap" => opt(self.gap),
+                "seconds" => self.seconds.to_string(),
+                "iterations" => opt(self.iterations),
+                "error" => self.error.clone().unwrap_or_default(),
+                other => self.fields.get(other).cloned().unwrap_or_default(),
+            })
+            .collect()
+    }
+
+    /// Reads a row from its cells under `header`.
+    pub fn parse(header: &[String], cells: &csv::StringRecord) -> std::result::Result<Row, String> {
+        let mut row = Row {
+            set: String::new(),
+            instance: String::new(),
+            index: 0,
+            seed: 0,
+            method: String::new(),
+            status: String::new(),
+            objective: None,
+            bound: None,
+            gap: None,
+            seconds: 0.0,
+            iterations: None,
+            error: None,
+            fields: BTreeMap::new(),
+        };
+        if cells.len() != header.len() {
+            return Err(format!(
+                "{} cells under {} columns",
+                cells.len(),
+                header.len()
+            ));
+        }
+        let num = |s: &str| -> std::result::Result<Option<f64>, String> {
+            if s.is_empty() {
+                Ok(None)
+            } else {
+                s.parse()
+                    .map(Some)
+                    .map_err(|_| format!("`{s}` is not a number"))
+            }
+        };
+        for (h, c) in header.iter().zip(cells.iter()) {
+            match h.as_str() {
+                "set" => row.set = c.into(),
+                "instance" => row.instance = c.into(),
+                "index" => row.index = c.parse().map_err(|_| format!("index `{c}`"))?,
+                "seed" => row.seed = c.parse().map_err(|_| format!("seed `{c}`"))?,
+                "method" => row.method = c.into(),
+                "status" => row.status = c.into(),
+                "objective" => row.objective = num(c)?,
+                "bound" => row.bound = num(c)?,
+                "gap" => row.gap = num(c)?,
+                "seconds" => row.seconds = num(c)?.unwrap_or(0.0),
+                "iterations" => row.iterations = num(c)?,
+                "error" => row.error = (!c.is_empty()).then(|| c.to_string()),
+                other => {
+                    row.fields.insert(other.into(), c.into());
+                }
+            }
+        }
+        Ok(row)
+    }
+}
+
+/// Path of the results file in a folder.
+pub fn results_path(dir: &Path) -> std::path::PathBuf {
+    dir.join("results.csv")
+}
+
+/// Reads the header and rows of a results file, dropping unreadable rows (a line torn by an
+/// interrupted write).
+pub fn read_table(path: &Path) -> Result<(Vec<String>, Vec<Row>)> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_path(path)
+        .map_err(|e| {
+            InputError::new(
+                path,
+                Location::File,
+                "",
+                format!("cannot read the results: {e}"),
+            )
+        })?;
+    let header: Vec<String> = rdr
+        .headers()
+        .map_err(|e| InputError::new(path, Location::Line(1, None), "", e.to_string()))?
+        .iter()
+        .map(String::from)
+        .collect();
+    let mut rows = Vec::new();
+    for rec in rdr.records() {
+        match rec
+            .map_err(|e| e.to_string())
+            .and_then(|r| Row::parse(&header, &r))
+        {
+            Ok(r) => rows.push(r),
+            Err(e) => log::warn!("{}: skipping an unreadable row ({e})", path.display()),
+        }
+    }
+    Ok((header, rows))
+}
+
+/// Reads the rows of a results file.
+pub fn read_rows(path: &Path) -> Result<Vec<Row>> {
+    read_table(path).map(|(_, rows)| rows)
+}
+
+/// Writes rows under `header` to `path`, replacing it.
+pub fn write_rows(path: &Path, header: &[String], rows: &[Row]) -> Result<()> {
+    let io = |e: std::io::Error| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let mut w = csv::Writer::from_path(path).map_err(|e| io(e.into()))?;
+    w.write_record(header).map_err(|e| io(e.into()))?;
+    for r in rows {
+        w.write_record(r.cells(header)).map_err(|e| io(e.into()))?;
+    }
+    w.flush().map_err(io)
 }

@@ -1,11 +1,10 @@
-//! Runs a sweep: instances in parallel (rayon, one HiGHS thread per solve), one CSV row per
+//! Runs a sweep: instances in parallel (rayon, one solver thread per solve), one CSV row per
 //! (instance, method) appended as soon as it completes, rows already in the CSV skipped (a
 //! killed run resumes where it stopped), an optional deterministic shard `k/n`.
 
-use super::row::Row;
-use super::sets::{instances, Generated, InstanceRef, SetName};
+use super::row::{read_table, results_path, write_rows, Row};
 use crate::error::{Error, InputError, Location, Result};
-use crate::{periodic, vcsched};
+use crate::problem::{self, Common, Entry, InstanceRef};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::io::IsTerminal;
@@ -15,12 +14,12 @@ use std::time::Instant;
 /// Options of a sweep.
 #[derive(Debug, Clone)]
 pub struct RunOptions {
-    /// Which sweep.
-    pub set: SetName,
+    /// The sweep's name (a problem's sweep in the registry).
+    pub set: String,
     /// Output folder (`results.csv`, `report.md`, `instances/`).
     pub out: PathBuf,
-    /// Instances per specification.
-    pub per_spec: usize,
+    /// Instances per specification (`None`: the paper's).
+    pub per_spec: Option<usize>,
     /// Method names (empty: the set's defaults).
     pub methods: Vec<String>,
     /// Time limit per solve, seconds.
@@ -33,8 +32,8 @@ pub struct RunOptions {
     pub seed: u64,
     /// Also write every instance to `out/instances/ID.json`.
     pub save_instances: bool,
-    /// VCSched: the LP giving the relaxation's point (`lp-bound`, RRND, RRNZ).
-    pub relaxation: vcsched::relaxation::Route,
+    /// A settings file for every solve (the problem's `Settings`).
+    pub settings: Option<PathBuf>,
 }
 
 /// What a sweep did.
@@ -58,158 +57,34 @@ fn arg(name: &str, value: impl ToString, why: &str) -> Error {
     .into()
 }
 
-/// Path of the results file in a folder.
-pub fn results_path(dir: &Path) -> PathBuf {
-    dir.join("results.csv")
-}
-
-/// Reads the rows of a results file, dropping a torn last line (an interrupted write).
-pub fn read_rows(path: &Path) -> Result<Vec<Row>> {
-    let mut rdr = csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_path(path)
-        .map_err(|e| {
-            InputError::new(
-                path,
-                Location::File,
-                "",
-                format!("cannot read the results: {e}"),
-            )
-        })?;
-    let mut rows = Vec::new();
-    for rec in rdr.deserialize::<Row>() {
-        match rec {
-            Ok(r) => rows.push(r),
-            Err(e) => log::warn!("{}: skipping an unreadable row ({e})", path.display()),
-        }
-    }
-    Ok(rows)
-}
-
-/// Writes rows (with a header) to `path`, replacing it.
-pub fn write_rows(path: &Path, rows: &[Row]) -> Result<()> {
-    let io = |e: std::io::Error| Error::Io {
+fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |source| Error::Io {
         path: path.to_path_buf(),
-        source: e,
-    };
-    let mut w = csv::Writer::from_path(path).map_err(|e| io(e.into()))?;
-    for r in rows {
-        w.serialize(r).map_err(|e| io(e.into()))?;
-    }
-    w.flush().map_err(io)
-}
-
-/// An error unless `verify` found nothing: a sweep never records an unchecked answer.
-fn checked(violations: usize, method: &str, inst: &InstanceRef) -> Result<()> {
-    if violations == 0 {
-        Ok(())
-    } else {
-        Err(Error::Consistency(format!(
-            "{method} on {} failed verification",
-            inst.id
-        )))
+        source,
     }
 }
 
-fn fill_vcsched(
-    row: &mut Row,
-    inst: &InstanceRef,
-    i: &vcsched::Instance,
-    method: &str,
-    opts: &RunOptions,
-    lp: &vcsched::SharedRelaxation,
-) -> Result<()> {
-    let m: vcsched::Method = method
-        .parse()
-        .map_err(|e: String| arg("--methods", method, &e))?;
-    let mut settings = vcsched::Settings {
-        time_limit: opts.time_limit,
-        seed: inst.seed,
-        relaxation: opts.relaxation,
-        ..Default::default()
-    };
-    settings.highs.threads = 1;
-    let s = vcsched::solve_sharing(i, m, &settings, lp)?;
-    checked(vcsched::verify(i, &s).len(), method, inst)?;
-    row.status = s.status.as_str().into();
-    row.objective = s.min_yield;
-    row.objective2 = s.avg_yield;
-    row.bound = s.upper_bound;
-    row.gap = s.gap;
-    row.seconds = s.seconds;
-    row.iterations = ["attempts", "trials", "highs_iterations", "moves"]
-        .iter()
-        .find_map(|k| s.stats.get(*k).copied());
-    row.migration = s.migration;
-    Ok(())
-}
-
-fn fill_periodic(
-    row: &mut Row,
-    inst: &InstanceRef,
-    i: &periodic::Instance,
-    method: &str,
-    opts: &RunOptions,
-) -> Result<()> {
-    let m: periodic::Method = method
-        .parse()
-        .map_err(|e: String| arg("--methods", method, &e))?;
-    let mut settings = periodic::Settings {
-        time_limit: opts.time_limit,
-        ..Default::default()
-    };
-    settings.highs.threads = 1;
-    let s = periodic::solve(i, m, &settings)?;
-    checked(periodic::verify(i, &s).len(), method, inst)?;
-    row.status = s.status.as_str().into();
-    row.objective = s.machines.map(|m| m as f64);
-    row.bound = Some(s.lower_bound as f64);
-    row.gap = s.gap;
-    row.seconds = s.seconds;
-    row.iterations = Some(f64::from(s.iterations));
-    Ok(())
-}
-
-fn solve_one(
-    set: SetName,
-    inst: &InstanceRef,
-    generated: &Generated,
-    method: &str,
-    opts: &RunOptions,
-    lp: &vcsched::SharedRelaxation,
-) -> Row {
-    let mut row = Row::for_instance(set.name(), inst, method);
-    let answer = match generated {
-        Generated::Vcsched(i) => fill_vcsched(&mut row, inst, i, method, opts, lp),
-        Generated::Periodic(i) => fill_periodic(&mut row, inst, i, method, opts),
-    };
-    if let Err(e) = answer {
-        row.status = "error".into();
-        row.error = Some(e.to_string());
-    }
-    row
-}
-
-/// Runs the sweep described by `opts`.
-pub fn run(opts: &RunOptions) -> Result<RunSummary> {
+/// Checks the options before any work: the sweep, its methods, shard and counts.
+fn check(opts: &RunOptions) -> Result<(&'static dyn Entry, problem::SweepInfo, Vec<String>)> {
+    let (entry, sweep) = problem::find_sweep(&opts.set).ok_or_else(|| {
+        let names: Vec<&str> = problem::registry()
+            .iter()
+            .flat_map(|e| e.sweeps())
+            .map(|s| s.name)
+            .collect();
+        arg(
+            "experiment",
+            &opts.set,
+            &format!("unknown sweep; expected one of {}", names.join(", ")),
+        )
+    })?;
     let methods = if opts.methods.is_empty() {
-        opts.set.default_methods()
+        sweep.methods.clone()
     } else {
         opts.methods.clone()
     };
-    // Reject unknown methods before any work.
     for m in &methods {
-        let ok = match opts.set {
-            SetName::PeriodicSynthetic => m.parse::<periodic::Method>().is_ok(),
-            _ => m.parse::<vcsched::Method>().is_ok(),
-        };
-        if !ok {
-            return Err(arg(
-                "--methods",
-                m,
-                &format!("not a method of {}", opts.set.name()),
-            ));
-        }
+        entry.check_method(m).map_err(|e| arg("--methods", m, &e))?;
     }
     if let Some((k, n)) = opts.shard {
         if n == 0 || k == 0 || k > n {
@@ -220,29 +95,101 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary> {
             ));
         }
     }
-    if opts.per_spec == 0 || opts.threads == 0 {
+    if opts.per_spec == Some(0) || opts.threads == 0 {
         return Err(arg(
             "--instances-per-spec/--threads",
             0,
             "must be at least 1",
         ));
     }
-    std::fs::create_dir_all(&opts.out).map_err(|e| Error::Io {
-        path: opts.out.clone(),
-        source: e,
-    })?;
+    if let Some(t) = opts.time_limit {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(arg(
+                "--time-limit",
+                t,
+                "must be a positive number of seconds",
+            ));
+        }
+    }
+    if let Some(f) = &opts.settings {
+        entry.check_settings(f)?;
+    }
+    Ok((entry, sweep, methods))
+}
+
+/// The rows of one instance: each method's certificate, or its error.
+fn run_one(entry: &dyn Entry, opts: &RunOptions, inst: &InstanceRef, todo: &[String]) -> Vec<Row> {
+    let common = Common {
+        seed: Some(inst.seed),
+        threads: Some(1),
+    };
+    let error_row = |m: &String, e: String| {
+        let mut row = Row::for_instance(&opts.set, inst, m);
+        row.status = "error".into();
+        row.error = Some(e);
+        row
+    };
+    match entry.run_instance(
+        inst,
+        todo,
+        opts.settings.as_deref(),
+        &common,
+        opts.time_limit,
+    ) {
+        Ok((json, runs)) => {
+            if opts.save_instances {
+                let path = opts.out.join("instances").join(format!("{}.json", inst.id));
+                if let Err(e) = std::fs::write(&path, json) {
+                    log::warn!("{}: {e}", path.display());
+                }
+            }
+            todo.iter()
+                .zip(runs)
+                .map(|(m, run)| match run {
+                    Ok((cert, values)) => {
+                        let mut row = Row::for_instance(&opts.set, inst, m);
+                        row.record(&cert, &values);
+                        row
+                    }
+                    Err(e) => error_row(m, e.to_string()),
+                })
+                .collect()
+        }
+        Err(e) => todo
+            .iter()
+            .map(|m| error_row(m, format!("generation: {e}")))
+            .collect(),
+    }
+}
+
+/// Runs the sweep described by `opts`.
+pub fn run(opts: &RunOptions) -> Result<RunSummary> {
+    let (entry, sweep, methods) = check(opts)?;
+    std::fs::create_dir_all(&opts.out).map_err(io(&opts.out))?;
     let csv_path = results_path(&opts.out);
+    let header = Row::header(&sweep.columns);
     let existing = if csv_path.exists() {
-        read_rows(&csv_path)?
+        let (old_header, rows) = read_table(&csv_path)?;
+        if old_header != header {
+            return Err(InputError::new(
+                &csv_path,
+                Location::Line(1, None),
+                old_header.join(","),
+                format!("not the header of {}: {}", sweep.name, header.join(",")),
+            )
+            .into());
+        }
+        rows
     } else {
         Vec::new()
     };
     // Rewrite what is readable: this drops a line torn by an interrupted run.
-    write_rows(&csv_path, &existing)?;
+    write_rows(&csv_path, &header, &existing)?;
     let done: HashSet<(String, String)> = existing.iter().map(Row::key).collect();
 
-    let all = instances(opts.set, opts.per_spec, opts.seed);
-    let work: Vec<(InstanceRef, Vec<String>)> = all
+    let per_spec = opts.per_spec.unwrap_or(sweep.per_spec);
+    let work: Vec<(InstanceRef, Vec<String>)> = entry
+        .sweep_instances(sweep.name, per_spec, opts.seed)
         .into_iter()
         .filter(|i| opts.shard.is_none_or(|(k, n)| i.ordinal % n == k - 1))
         .filter_map(|i| {
@@ -255,93 +202,24 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary> {
         })
         .collect();
     let total: usize = work.iter().map(|(_, m)| m.len()).sum();
-    let skipped = existing.len();
     if opts.save_instances {
         let dir = opts.out.join("instances");
-        std::fs::create_dir_all(&dir).map_err(|e| Error::Io {
-            path: dir.clone(),
-            source: e,
-        })?;
+        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
     }
-
-    let (tx, rx) = std::sync::mpsc::channel::<Row>();
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<Row>>();
     let file = std::fs::OpenOptions::new()
         .append(true)
         .open(&csv_path)
-        .map_err(|e| Error::Io {
-            path: csv_path.clone(),
-            source: e,
-        })?;
-    let writer = std::thread::spawn(move || -> std::result::Result<(usize, usize), csv::Error> {
-        let mut w = csv::WriterBuilder::new()
-            .has_headers(existing.is_empty())
-            .from_writer(file);
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let b = indicatif::ProgressBar::new(total as u64);
-            b.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} rows  {per_sec}  eta {eta}",
-                )
-                .expect("valid template"),
-            );
-            b
-        });
-        let (began, mut last_log) = (Instant::now(), Instant::now());
-        let (mut written, mut errors) = (0, 0);
-        for row in rx {
-            errors += usize::from(row.status == "error");
-            w.serialize(&row)?;
-            w.flush()?;
-            written += 1;
-            match &bar {
-                Some(b) => b.inc(1),
-                None if last_log.elapsed().as_secs_f64() >= 10.0 => {
-                    last_log = Instant::now();
-                    let rate = written as f64 / began.elapsed().as_secs_f64();
-                    let eta = (total - written) as f64 / rate.max(1e-9);
-                    log::info!("{written}/{total} rows, {rate:.1} rows/s, eta {eta:.0} s");
-                }
-                None => {}
-            }
-        }
-        if let Some(b) = bar {
-            b.finish();
-        }
-        Ok((written, errors))
-    });
+        .map_err(io(&csv_path))?;
+    let writer = std::thread::spawn(move || write_as_they_come(file, header, total, rx));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()
         .map_err(|e| Error::Consistency(format!("thread pool: {e}")))?;
     pool.install(|| {
-        work.par_iter()
-            .for_each_with(tx, |tx, (inst, todo)| match inst.generate() {
-                Ok(generated) => {
-                    if opts.save_instances {
-                        let json = match &generated {
-                            Generated::Vcsched(i) => i.to_json(),
-                            Generated::Periodic(i) => i.to_json(),
-                        };
-                        let path = opts.out.join("instances").join(format!("{}.json", inst.id));
-                        if let Err(e) = std::fs::write(&path, json) {
-                            log::warn!("{}: {e}", path.display());
-                        }
-                    }
-                    // lp-bound, rrnd and rrnz of one instance solve its relaxation once.
-                    let lp = vcsched::SharedRelaxation::default();
-                    for m in todo {
-                        let _ = tx.send(solve_one(opts.set, inst, &generated, m, opts, &lp));
-                    }
-                }
-                Err(e) => {
-                    for m in todo {
-                        let mut row = Row::for_instance(opts.set.name(), inst, m);
-                        row.status = "error".into();
-                        row.error = Some(format!("generation: {e}"));
-                        let _ = tx.send(row);
-                    }
-                }
-            });
+        work.par_iter().for_each_with(tx, |tx, (inst, todo)| {
+            let _ = tx.send(run_one(entry, opts, inst, todo));
+        });
     });
     let (written, errors) = writer
         .join()
@@ -352,18 +230,80 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary> {
         })?;
     Ok(RunSummary {
         written,
-        skipped,
+        skipped: existing.len(),
         errors,
     })
 }
 
+/// Appends rows to the CSV as they arrive, flushing each (a killed run loses at most the
+/// row being written), with a progress bar on a terminal and a log line every 10 s otherwise.
+fn write_as_they_come(
+    file: std::fs::File,
+    header: Vec<String>,
+    total: usize,
+    rx: std::sync::mpsc::Receiver<Vec<Row>>,
+) -> std::result::Result<(usize, usize), csv::Error> {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(file);
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let b = indicatif::ProgressBar::new(total as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} rows  {per_sec}  eta {eta}",
+            )
+            .expect("valid template"),
+        );
+        b
+    });
+    let (began, mut last_log) = (Instant::now(), Instant::now());
+    let (mut written, mut errors) = (0, 0);
+    for row in rx.into_iter().flatten() {
+        errors += usize::from(row.status == "error");
+        w.write_record(row.cells(&header))?;
+        w.flush()?;
+        written += 1;
+        match &bar {
+            Some(b) => b.inc(1),
+            None if last_log.elapsed().as_secs_f64() >= 10.0 => {
+                last_log = Instant::now();
+                let rate = written as f64 / began.elapsed().as_secs_f64();
+                let eta = (total - written) as f64 / rate.max(1e-9);
+                log::info!("{written}/{total} rows, {rate:.1} rows/s, eta {eta:.0} s");
+            }
+            None => {}
+        }
+    }
+    if let Some(b) = bar {
+        b.finish();
+    }
+    Ok((written, errors))
+}
+
 /// Joins the results of several folders (shards) into `out/results.csv`: one row per
-/// (instance, method), sorted, so a merged sharded sweep equals the unsharded one.
+/// (instance, method), sorted, so a merged sharded sweep equals the unsharded one. The
+/// folders must share one header.
 pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize> {
     let mut rows: Vec<Row> = Vec::new();
+    let mut header: Option<Vec<String>> = None;
     let mut seen = HashSet::new();
     for d in dirs {
-        for r in read_rows(&results_path(d))? {
+        let path = results_path(d);
+        let (h, rs) = read_table(&path)?;
+        match &header {
+            Some(first) if *first != h => {
+                return Err(InputError::new(
+                    &path,
+                    Location::Line(1, None),
+                    h.join(","),
+                    "a different header from the first folder's: another sweep?",
+                )
+                .into())
+            }
+            Some(_) => {}
+            None => header = Some(h),
+        }
+        for r in rs {
             if seen.insert(r.key()) {
                 rows.push(r);
             }
@@ -376,10 +316,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize> {
             b.method.as_str(),
         ))
     });
-    std::fs::create_dir_all(out).map_err(|e| Error::Io {
-        path: out.to_path_buf(),
-        source: e,
-    })?;
-    write_rows(&results_path(out), &rows)?;
+    std::fs::create_dir_all(out).map_err(io(out))?;
+    write_rows(&results_path(out), &header.unwrap_or_default(), &rows)?;
     Ok(rows.len())
 }

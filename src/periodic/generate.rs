@@ -11,7 +11,8 @@ use rand_chacha::ChaCha8Rng;
 use std::path::Path;
 
 /// Task size class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum TaskSize {
     /// Means in (0, 10], 50 tasks per job.
     Large,
@@ -22,7 +23,8 @@ pub enum TaskSize {
 }
 
 /// Amplitude class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Amplitude {
     /// Amplitudes in [0, C_j].
     Large,

@@ -49,7 +49,8 @@ pub struct Instance {
 }
 
 /// Input formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
     /// The JSON format.
     Json,

@@ -7,13 +7,12 @@ use super::peak::total_demand_bound;
 use super::pricing::{PeriodicPricing, PricingSettings};
 use super::solution::Solution;
 use crate::colgen::{self, CgSettings, Column, CoveringMaster, DiveSettings};
-use crate::error::{InputError, Location, Result};
+use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
+use crate::problem::{Certificate, Invalid, Sense, Validate};
 use crate::solver::{Deadline, HighsSettings};
-use crate::Status;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 use std::time::Instant;
 
 /// A periodic-packing method.
@@ -42,6 +41,19 @@ impl Method {
             Method::LowerBound,
         ]
     }
+    /// One line: what the method does.
+    pub fn description(&self) -> &'static str {
+        match self {
+            Method::Cg => {
+                "column generation (HiGHS master, SOCP knapsack pricing) with the integer finish"
+            }
+            Method::Bfd => "Best-Fit Decreasing on peak demands of the sinusoids",
+            Method::Mm => "Min-Max with a dichotomic search on the machine count",
+            Method::Mmm => "Min-Max on peak demands (ignores phases)",
+            Method::LowerBound => "the peak-of-total-demand bound ⌈W/C⌉ alone",
+        }
+    }
+
     /// Name on the command line and in files.
     pub fn name(&self) -> &'static str {
         match self {
@@ -71,8 +83,6 @@ impl std::fmt::Display for Method {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
-    /// Wall-clock limit of the whole method, seconds.
-    pub time_limit: Option<f64>,
     /// Cap on the integer finish (the dive, then the integer master), seconds (the paper used
     /// 300 for its integer step).
     pub integer_time_limit: f64,
@@ -88,36 +98,38 @@ pub struct Settings {
     /// beats BFD. Off by default: the dive starts the integer finish better than MM, and MM's
     /// search on `M` costs about a second on small-task instances (half of the first phase).
     pub mm_start: bool,
+    /// Under a time limit, the share of it column generation's first phase may use when the
+    /// integer finish would otherwise get less than `integer_time_limit` (the rest is kept
+    /// for the finish).
+    pub first_phase_share: f64,
+    /// HiGHS returns a little after its deadline even with the interrupt callbacks (0.1–0.9 s
+    /// measured on masters of a few thousand columns), so the integer master gets what the
+    /// finish has left less this share of it…
+    pub integer_margin_share: f64,
+    /// …and at least this many seconds less.
+    pub integer_margin_seconds: f64,
 }
 
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            time_limit: None,
             integer_time_limit: 10.0,
             cg: CgSettings::default(),
             pricing: PricingSettings::default(),
             highs: HighsSettings::default(),
             dive: DiveSettings::default(),
             mm_start: false,
+            first_phase_share: 0.75,
+            integer_margin_share: 0.15,
+            integer_margin_seconds: 0.5,
         }
     }
 }
 
-impl Settings {
-    /// Reads settings from a JSON file (fields left out keep their defaults) and checks them.
-    pub fn load(path: &Path) -> Result<Self> {
-        let text = crate::input::read_text(path)?;
-        let settings: Settings = crate::input::parse_json(&text, path, "settings")?;
-        settings.check(path)?;
-        Ok(settings)
-    }
-
-    /// Rejects values no method can honour, naming the field of `file`.
-    pub fn check(&self, file: &Path) -> Result<()> {
+impl Validate for Settings {
+    fn validate(&self) -> std::result::Result<(), Invalid> {
         use Rule::*;
         let checks = [
-            ("time_limit", self.time_limit.unwrap_or(1.0), Seconds),
             ("integer_time_limit", self.integer_time_limit, Seconds),
             ("cg.smoothing", self.cg.smoothing, Unit),
             ("cg.reduced_cost_tol", self.cg.reduced_cost_tol, NonNegative),
@@ -134,12 +146,21 @@ impl Settings {
                 self.pricing.improvement_tol,
                 NonNegative,
             ),
+            ("first_phase_share", self.first_phase_share, Unit),
+            ("integer_margin_share", self.integer_margin_share, Unit),
+            (
+                "integer_margin_seconds",
+                self.integer_margin_seconds,
+                NonNegative,
+            ),
         ];
         for (field, value, rule) in checks {
             if !rule.holds(value) {
-                let loc = Location::Field(field.into());
-                return Err(InputError::new(file, loc, value.to_string(), rule.why()).into());
+                return Err(Invalid::new(field, value, rule.why()));
             }
+        }
+        if self.highs.threads == 0 {
+            return Err(Invalid::new("highs.threads", 0, "must be at least 1"));
         }
         Ok(())
     }
@@ -201,28 +222,34 @@ fn finish(
     iterations: u32,
     began: Instant,
 ) -> Solution {
-    let has = configurations.is_some();
+    let mut certificate = Certificate::new(super::NAME, method, Sense::Minimize);
+    certificate.bound = Some(lower_bound as f64);
+    if configurations.is_some() {
+        certificate.scored(machines as f64, lower_bound as f64, 0.0);
+    }
+    certificate.seconds = began.elapsed().as_secs_f64();
     Solution {
-        problem: "periodic".into(),
-        method: method.into(),
-        status: match (has, machines <= lower_bound) {
-            (false, _) => Status::Unknown,
-            (true, true) => Status::Optimal,
-            (true, false) => Status::Feasible,
-        },
-        machines: has.then_some(machines),
-        lower_bound,
+        certificate,
         lp_bound,
-        gap: has.then(|| (machines.saturating_sub(lower_bound)) as f64 / machines.max(1) as f64),
-        seconds: began.elapsed().as_secs_f64(),
         iterations,
         configurations: configurations.unwrap_or_default(),
-        stats: BTreeMap::new(),
     }
 }
 
-/// Solves `inst` with `method`.
+/// Solves `inst` with `method`, without a time limit.
 pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Solution> {
+    solve_within(inst, method, settings, &Deadline::none())
+}
+
+/// Solves `inst` with `method` within `deadline` (column generation then keeps a share for
+/// its integer finish and returns its incumbent, bound and gap).
+pub fn solve_within(
+    inst: &Instance,
+    method: Method,
+    settings: &Settings,
+    deadline: &Deadline,
+) -> Result<Solution> {
+    settings.checked()?;
     let began = Instant::now();
     let lb = total_demand_bound(inst);
     Ok(match method {
@@ -230,7 +257,7 @@ pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Sol
         Method::Bfd => from_machines(method, &best_fit_decreasing(inst), lb, began),
         Method::Mm => from_machines(method, &min_max_search(inst), lb, began),
         Method::Mmm => from_machines(method, &min_max_module(inst), lb, began),
-        Method::Cg => column_generation(inst, settings, lb, began)?,
+        Method::Cg => column_generation(inst, settings, lb, began, deadline)?,
     })
 }
 
@@ -245,8 +272,9 @@ fn column_generation(
     settings: &Settings,
     lb_w: u64,
     began: Instant,
+    deadline: &Deadline,
 ) -> Result<Solution> {
-    let deadline = Deadline::after(settings.time_limit);
+    let deadline = *deadline;
     // Heuristics: baselines, initial columns and the integer finish's starting point.
     let bfd = best_fit_decreasing(inst);
     let mm = if settings.mm_start {
@@ -295,13 +323,11 @@ fn column_generation(
     let mut pricing = PeriodicPricing::new(inst, pricing_settings);
     pricing.remember(master.columns());
     // Under a time limit, the first phase leaves a share for the integer finish.
-    let phase1_deadline = match settings.time_limit {
-        Some(t) => Deadline::after(Some(
-            (t - began.elapsed().as_secs_f64() - settings.integer_time_limit.min(0.25 * t))
-                .max(0.0),
-        )),
-        None => deadline,
-    };
+    let phase1_deadline = deadline.keeping(|left| {
+        settings
+            .integer_time_limit
+            .min((1.0 - settings.first_phase_share) * left)
+    });
     // W/C bounds the LP optimum too (the total demand of a covering is at most Σ Y_i · C).
     let w_over_c = super::peak::total_demand(inst) / inst.capacity;
     let cg = colgen::run(
@@ -332,12 +358,7 @@ fn column_generation(
     let mut chosen: Vec<Machine> = best_heur.clone();
     let mut best_machines = heur_machines;
     // The integer finish shares one budget: the dive first, the integer master after it.
-    let finish_deadline = Deadline::after(Some(
-        deadline
-            .remaining_secs()
-            .unwrap_or(f64::INFINITY)
-            .min(settings.integer_time_limit),
-    ));
+    let finish_deadline = deadline.capped(settings.integer_time_limit);
     let (mut dive_seconds, mut dive_machines) = (0.0, None);
     let mut columns = columns;
     if settings.dive.enabled && best_machines > lower_bound && !deadline.expired() {
@@ -366,14 +387,10 @@ fn column_generation(
         }
     }
     let mut int_seconds = 0.0;
-    // HiGHS returns a little after its deadline even with the interrupt callbacks (0.1–0.9 s
-    // measured on masters of a few thousand columns; 1.5 s before them), so it gets what is
-    // left less a margin.
-    let int_deadline = Deadline::after(
-        finish_deadline
-            .remaining_secs()
-            .map(|left| left - (0.15 * left).max(0.5)),
-    );
+    // HiGHS overruns its deadline a little: it gets what is left less a margin.
+    let int_deadline = finish_deadline.keeping(|left| {
+        (settings.integer_margin_share * left).max(settings.integer_margin_seconds)
+    });
     if best_machines > lower_bound && !int_deadline.expired() {
         let out = colgen::solve_integer_master(
             &columns,

@@ -16,12 +16,18 @@ mod method;
 mod packing;
 pub mod peak;
 mod pricing;
+mod problem;
+mod report;
 mod solution;
 mod verify;
 
 pub use generate::{generate, Amplitude, TaskSize};
 pub use instance::{Format, Instance, Job};
-pub use method::{remove_over_coverage, solve, Method, Settings};
+pub use method::{remove_over_coverage, solve, solve_within, Method, Settings};
+pub use problem::{GenSpec, Load, Periodic};
+
+/// The registry name of the family.
+pub const NAME: &str = "periodic";
 pub use packing::{group, machine_count, Configuration, Machine};
 pub use pricing::{PeriodicPricing, PricingSettings};
 pub use solution::Solution;

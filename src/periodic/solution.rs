@@ -2,44 +2,43 @@
 
 use super::packing::Configuration;
 use crate::error::Result;
-use crate::Status;
+use crate::problem::Certificate;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// A periodic-packing answer: configurations, machine count, bounds and gap.
+/// A periodic-packing answer: the certificate (objective: machines; bound: a proven lower
+/// bound on the number of machines) and the configurations.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Solution {
-    /// Always `"periodic"`.
-    pub problem: String,
-    /// Method name (`cg`, `bfd`, `mm`, `mmm`, `lower-bound`).
-    pub method: String,
-    /// `optimal` only when `machines` equals the proven lower bound.
-    pub status: Status,
-    /// Machines used (`null` for `lower-bound`).
-    pub machines: Option<u64>,
-    /// Best proven lower bound on the number of machines.
-    pub lower_bound: u64,
+    /// Status, machines, lower bound, gap `(machines − bound) / machines`, seconds and
+    /// extra figures (phase times, columns, pricing calls…).
+    pub certificate: Certificate,
     /// Lower bound on the LP optimum of the master (column generation only).
     pub lp_bound: Option<f64>,
-    /// `(machines − lower_bound) / machines`.
-    pub gap: Option<f64>,
-    /// Wall-clock seconds.
-    pub seconds: f64,
     /// Column-generation iterations (0 for heuristics).
     pub iterations: u32,
     /// Machine configurations; each task placed exactly once.
     #[serde(default)]
     pub configurations: Vec<Configuration>,
-    /// Extra figures (phase times, columns, pricing calls, …).
-    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub stats: std::collections::BTreeMap<String, f64>,
 }
+
+crate::certified!(Solution);
 
 impl Solution {
     /// Pretty JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a solution always serialises")
+    }
+
+    /// Machines used (`None` for `lower-bound`): the certificate's objective.
+    pub fn machines(&self) -> Option<u64> {
+        self.certificate.objective.map(|m| m as u64)
+    }
+
+    /// The proven lower bound on the number of machines: the certificate's bound.
+    pub fn lower_bound(&self) -> u64 {
+        self.certificate.bound.map_or(0, |b| b as u64)
     }
 
     /// Reads a solution file.

@@ -40,7 +40,7 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
     }
     let has = matches!(sol.status, Status::Optimal | Status::Feasible);
     if !has {
-        if sol.machines.is_some() || !sol.configurations.is_empty() {
+        if sol.machines().is_some() || !sol.configurations.is_empty() {
             fail(
                 "status",
                 format!("status `{}` must come without a packing", sol.status),
@@ -109,12 +109,12 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
             );
         }
     }
-    if sol.machines != Some(machines) {
+    if sol.machines() != Some(machines) {
         fail(
             "machines",
             format!(
                 "reported {:?}, configurations hold {machines}",
-                sol.machines
+                sol.machines()
             ),
         );
     }
@@ -125,21 +125,21 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
             format!("{machines} machines is below ⌈W/C⌉ = {peak_bound}: impossible"),
         );
     }
-    if sol.lower_bound > machines {
+    if sol.lower_bound() > machines {
         fail(
             "lower-bound",
             format!(
                 "claimed bound {} above the {machines} machines used",
-                sol.lower_bound
+                sol.lower_bound()
             ),
         );
     }
-    if sol.status == Status::Optimal && sol.lower_bound != machines {
+    if sol.status == Status::Optimal && sol.lower_bound() != machines {
         fail(
             "optimality",
             format!(
                 "claims optimal with {machines} machines and bound {}",
-                sol.lower_bound
+                sol.lower_bound()
             ),
         );
     }

@@ -38,8 +38,61 @@ impl Deadline {
     }
 }
 
+impl Deadline {
+    /// A deadline that keeps `reserve(left)` seconds of what is left for later work: the
+    /// budget of an earlier phase. Unlimited stays unlimited.
+    pub fn keeping(&self, reserve: impl FnOnce(f64) -> f64) -> Deadline {
+        match self.remaining_secs() {
+            None => *self,
+            Some(left) => Deadline::after(Some((left - reserve(left)).max(0.0))),
+        }
+    }
+
+    /// The earlier of this deadline and `seconds` from now: the cap of a phase.
+    pub fn capped(&self, seconds: f64) -> Deadline {
+        let cap = Deadline::after(Some(seconds));
+        match (self.end, cap.end) {
+            (Some(a), Some(b)) => Deadline {
+                end: Some(a.min(b)),
+            },
+            _ => cap,
+        }
+    }
+
+    /// This deadline, moved to at least `seconds` from now: a step that must run to report
+    /// anything at all (a first master LP). Unlimited stays unlimited.
+    pub fn at_least(&self, seconds: f64) -> Deadline {
+        match self.remaining_secs() {
+            None => *self,
+            Some(left) => Deadline::after(Some(left.max(seconds))),
+        }
+    }
+}
+
 impl Default for Deadline {
     fn default() -> Self {
         Deadline::none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phases_split_what_is_left() {
+        let d = Deadline::after(Some(10.0));
+        let first = d.keeping(|left| 0.25 * left).remaining_secs().unwrap();
+        assert!(first <= 7.5 && first > 7.0, "{first}");
+        let capped = d.capped(2.0).remaining_secs().unwrap();
+        assert!(capped <= 2.0 && capped > 1.5, "{capped}");
+        assert!(d.capped(20.0).remaining_secs().unwrap() <= 10.0);
+        let expired = Deadline::after(Some(0.0));
+        assert!(expired.at_least(1.0).remaining_secs().unwrap() > 0.5);
+        assert!(expired.keeping(|l| l).expired());
+        // Unlimited stays unlimited, except under a cap.
+        assert!(Deadline::none().keeping(|_| 5.0).remaining_secs().is_none());
+        assert!(Deadline::none().at_least(1.0).remaining_secs().is_none());
+        assert!(Deadline::none().capped(3.0).remaining_secs().unwrap() <= 3.0);
     }
 }

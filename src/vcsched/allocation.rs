@@ -10,6 +10,7 @@
 
 use super::instance::Instance;
 use crate::error::Result;
+use crate::solver::Deadline;
 
 /// A host index per task (per job when every job is sequential).
 pub type Placement = Vec<usize>;
@@ -65,11 +66,22 @@ pub fn placement_min_yield(inst: &Instance, placement: &[usize]) -> f64 {
 /// argument, §3.5). Parallel jobs tie hosts together (a job's tasks get equal grants on all
 /// their hosts), so the phase is the LP of [`super::avg_lp`], solved by HiGHS.
 pub fn allocate(inst: &Instance, placement: &[usize], avg_phase: bool) -> Result<Allocation> {
+    allocate_within(inst, placement, avg_phase, &Deadline::none())
+}
+
+/// [`allocate`] within `deadline` (the LP of parallel jobs keeps every job at its floor when
+/// the deadline stops it).
+pub fn allocate_within(
+    inst: &Instance,
+    placement: &[usize],
+    avg_phase: bool,
+    deadline: &Deadline,
+) -> Result<Allocation> {
     let y = placement_min_yield(inst, placement);
     let cpu = if !avg_phase {
         inst.jobs.iter().map(|j| j.cpu * y).collect()
     } else if inst.is_parallel() {
-        super::avg_lp::optimal_grants(inst, placement, y)?
+        super::avg_lp::optimal_grants(inst, placement, y, deadline)?
     } else {
         greedy_grants(inst, placement, y)
     };

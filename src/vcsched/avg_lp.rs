@@ -9,14 +9,13 @@
 //! ```
 //!
 //! [`optimal_grants`] solves it with HiGHS through the crate's adapter (the phase for
-//! parallel jobs, whose tasks tie hosts together); [`optimal_avg_yield`] builds the same
-//! program independently with `good_lp`, as the tests' check of both the adapter model and
-//! the sequential greedy of [`super::allocation`].
+//! parallel jobs, whose tasks tie hosts together); the tests build the same program
+//! independently with `good_lp` (`tests/common`), to check both the adapter model and the
+//! sequential greedy of [`super::allocation`].
 
 use super::instance::Instance;
 use crate::error::{Error, Result};
 use crate::solver::{self, Bounds, Deadline, HighsSettings, LinearModel, LinearStatus, Sense};
-use good_lp::{constraint, highs, variable, Expression, ProblemVariables, Solution, SolverModel};
 
 /// `n_ij`: tasks of each job on each host.
 fn task_counts(inst: &Instance, placement: &[usize]) -> Vec<Vec<(usize, f64)>> {
@@ -41,12 +40,22 @@ pub struct GrantLp {
     pub host_prices: Vec<f64>,
 }
 
-/// Solves the program with HiGHS.
-pub fn solve_grant_lp(inst: &Instance, placement: &[usize], min_yield: f64) -> Result<GrantLp> {
-    grant_lp(inst, &task_counts(inst, placement), min_yield)
+/// Solves the program with HiGHS; `Ok(None)` when the deadline stopped it.
+pub fn solve_grant_lp(
+    inst: &Instance,
+    placement: &[usize],
+    min_yield: f64,
+    deadline: &Deadline,
+) -> Result<Option<GrantLp>> {
+    grant_lp(inst, &task_counts(inst, placement), min_yield, deadline)
 }
 
-fn grant_lp(inst: &Instance, counts: &[Vec<(usize, f64)>], min_yield: f64) -> Result<GrantLp> {
+fn grant_lp(
+    inst: &Instance,
+    counts: &[Vec<(usize, f64)>],
+    min_yield: f64,
+    deadline: &Deadline,
+) -> Result<Option<GrantLp>> {
     let mut m = LinearModel::new(Sense::Maximize);
     let rows: Vec<_> = (0..inst.hosts)
         .map(|h| m.add_row(format!("host_{h}"), Bounds::at_most(1.0)))
@@ -58,12 +67,13 @@ fn grant_lp(inst: &Instance, counts: &[Vec<(usize, f64)>], min_yield: f64) -> Re
         let bounds = Bounds::new(lower[i], job.cpu);
         m.add_col(format!("a_{i}"), obj, bounds, false, entries);
     }
-    let out = solver::solve(&m, &HighsSettings::default(), &Deadline::none(), None)?;
+    let out = solver::solve(&m, &HighsSettings::default(), deadline, None)?;
     match (out.status, out.columns, out.row_duals) {
-        (LinearStatus::Optimal, Some(grants), Some(duals)) => Ok(GrantLp {
+        (LinearStatus::Optimal, Some(grants), Some(duals)) => Ok(Some(GrantLp {
             grants,
             host_prices: duals.iter().map(|d| d.abs()).collect(),
-        }),
+        })),
+        (..) if deadline.expired() => Ok(None),
         (status, ..) => Err(Error::Highs(format!(
             "average-yield LP ended {status:?} ({})",
             out.raw_status
@@ -73,11 +83,20 @@ fn grant_lp(inst: &Instance, counts: &[Vec<(usize, f64)>], min_yield: f64) -> Re
 
 /// Optimal per-task grants `a_i` (one per job) for `placement` with every job yield at least
 /// `min_yield`; the HiGHS point is projected onto the bounds and the host rows exactly, so
-/// the grants pass `verify` with its 1e-9 tolerance.
-pub fn optimal_grants(inst: &Instance, placement: &[usize], min_yield: f64) -> Result<Vec<f64>> {
+/// the grants pass `verify` with its 1e-9 tolerance. Stopped by the deadline, every job keeps
+/// its floor `α_i Y` (feasible: the placement's minimum yield).
+pub fn optimal_grants(
+    inst: &Instance,
+    placement: &[usize],
+    min_yield: f64,
+    deadline: &Deadline,
+) -> Result<Vec<f64>> {
     let counts = task_counts(inst, placement);
     let lower: Vec<f64> = inst.jobs.iter().map(|j| j.cpu * min_yield).collect();
-    let mut a = grant_lp(inst, &counts, min_yield)?.grants;
+    let Some(lp) = grant_lp(inst, &counts, min_yield, deadline)? else {
+        return Ok(lower);
+    };
+    let mut a = lp.grants;
     for ((x, lo), job) in a.iter_mut().zip(&lower).zip(&inst.jobs) {
         *x = x.clamp(*lo, job.cpu);
     }
@@ -112,35 +131,4 @@ pub fn optimal_grants(inst: &Instance, placement: &[usize], min_yield: f64) -> R
         }
     }
     Ok(a)
-}
-
-/// Optimal average job yield for `placement` with every yield at least `min_yield`, by an
-/// independent `good_lp` model of the same program.
-pub fn optimal_avg_yield(inst: &Instance, placement: &[usize], min_yield: f64) -> Result<f64> {
-    let mut vars = ProblemVariables::new();
-    let a: Vec<_> = inst
-        .jobs
-        .iter()
-        .map(|j| vars.add(variable().min(j.cpu * min_yield).max(j.cpu)))
-        .collect();
-    let mut objective = Expression::from(0.0);
-    for (x, j) in a.iter().zip(&inst.jobs) {
-        objective += *x * (1.0 / (j.cpu * inst.num_jobs() as f64));
-    }
-    let mut model = vars.maximise(objective.clone()).using(highs);
-    model.set_verbose(false);
-    let task_jobs = inst.task_jobs();
-    for h in 0..inst.hosts {
-        let mut load = Expression::from(0.0);
-        for (t, &p) in placement.iter().enumerate() {
-            if p == h {
-                load += a[task_jobs[t]];
-            }
-        }
-        model = model.with(constraint!(load <= 1.0));
-    }
-    let sol = model
-        .solve()
-        .map_err(|e| Error::Highs(format!("average-yield LP: {e}")))?;
-    Ok(sol.eval(&objective))
 }

@@ -1,13 +1,13 @@
 //! The methods of VCSched, their settings, and the one entry point [`solve`] that turns any
 //! of them into a [`Solution`] with its bound and gap.
 
-use super::allocation::{allocate, memory_feasible, Placement};
+use super::allocation::{allocate_within, memory_feasible, Placement};
 use super::instance::Instance;
 use super::relaxation::{self, Route};
 use super::solution::{JobGrant, Solution};
 use super::{adapt, greedy, mcb, milp, relabel, rounding};
 use crate::error::{Error, InputError, Location, Result};
-use crate::outcome::{relative_gap, status_with_solution};
+use crate::problem::{Certificate, Invalid, Sense, Validate};
 use crate::solver::{self, Deadline, HighsSettings, LinearStatus};
 use crate::Status;
 use serde::{Deserialize, Serialize};
@@ -62,6 +62,26 @@ impl Method {
         Self::all().into_iter().skip(2).collect()
     }
 
+    /// One line: what the method does.
+    pub fn description(&self) -> &'static str {
+        match self {
+            Method::Milp => "the exact MILP (equations 3–11) by HiGHS, warm-started by MCB8",
+            Method::LpBound => "the rational relaxation's bound (closed form and HiGHS)",
+            Method::Gr => "greedy, jobs in file order",
+            Method::Sg => "greedy, jobs by decreasing memory",
+            Method::Gb => "greedy with backtracking, file order",
+            Method::Sgb => "greedy with backtracking, decreasing memory",
+            Method::Mcb(_) => {
+                "multi-capacity bin packing with a binary search on the yield (variant k)"
+            }
+            Method::Rrnd => "randomised rounding of the relaxation",
+            Method::Rrnz => "randomised rounding with no zero probability",
+            Method::Adapt => {
+                "adaptation: keep current hosts, place new tasks, migrate within the budget"
+            }
+        }
+    }
+
     /// The name used on the command line and in files.
     pub fn name(&self) -> String {
         match self {
@@ -96,8 +116,6 @@ impl std::fmt::Display for Method {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
-    /// Wall-clock limit in seconds for the whole method (`None`: no limit).
-    pub time_limit: Option<f64>,
     /// Seed of the randomised methods (RRND, RRNZ).
     pub seed: u64,
     /// Run the §3.5 average-yield phase after the minimum yield.
@@ -131,7 +149,6 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            time_limit: None,
             seed: 0,
             avg_phase: true,
             max_attempts: 500_000,
@@ -148,47 +165,45 @@ impl Default for Settings {
     }
 }
 
-impl Settings {
-    /// Rejects settings no method can honour.
-    pub fn validate(&self) -> Result<()> {
-        let bad = |name: &str, v: String, why: &str| -> Result<()> {
-            Err(InputError::new("<arguments>", Location::Argument(name.into()), v, why).into())
-        };
-        if let Some(t) = self.time_limit {
-            if !(t.is_finite() && t > 0.0) {
-                return bad(
-                    "--time-limit",
-                    t.to_string(),
-                    "must be a positive number of seconds",
-                );
-            }
-        }
+impl Validate for Settings {
+    fn validate(&self) -> std::result::Result<(), Invalid> {
         if !(self.mcb_tolerance.is_finite() && self.mcb_tolerance > 0.0) {
-            return bad(
+            return Err(Invalid::new(
                 "mcb_tolerance",
-                self.mcb_tolerance.to_string(),
+                self.mcb_tolerance,
                 "must be positive",
-            );
+            ));
         }
         if !(0.0..=1.0).contains(&self.rounding_epsilon) {
-            return bad(
+            return Err(Invalid::new(
                 "rounding_epsilon",
-                self.rounding_epsilon.to_string(),
+                self.rounding_epsilon,
                 "must be in [0, 1]",
-            );
+            ));
         }
         if !(self.gap_tolerance.is_finite() && self.gap_tolerance >= 0.0) {
-            return bad(
+            return Err(Invalid::new(
                 "gap_tolerance",
-                self.gap_tolerance.to_string(),
+                self.gap_tolerance,
                 "must be >= 0",
-            );
+            ));
         }
         if self.max_attempts == 0 {
-            return bad("--max-attempts", "0".into(), "must be at least 1");
+            return Err(Invalid::new("max_attempts", 0, "must be at least 1"));
+        }
+        if self.highs.threads == 0 {
+            return Err(Invalid::new("highs.threads", 0, "must be at least 1"));
         }
         if let Some(b) = self.budget {
-            super::instance::check_budget(b, "<arguments>", Location::Argument("--budget".into()))?;
+            if let Err(e) =
+                super::instance::check_budget(b, "<settings>", Location::Field("budget".into()))
+            {
+                let why = match e {
+                    Error::Input(i) => i.reason,
+                    other => other.to_string(),
+                };
+                return Err(Invalid::new("budget", b, why));
+            }
         }
         Ok(())
     }
@@ -225,7 +240,23 @@ impl Found {
 /// hosts relabelled to move as little memory as possible (hosts are identical), and a
 /// placement that still breaks the budget is dropped; `milp` and `adapt` honour the budget.
 pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Solution> {
-    solve_sharing(inst, method, settings, &SharedRelaxation::default())
+    solve_within(inst, method, settings, &Deadline::none())
+}
+
+/// [`solve`] within `deadline`: the MILP then returns its incumbent, bound and gap.
+pub fn solve_within(
+    inst: &Instance,
+    method: Method,
+    settings: &Settings,
+    deadline: &Deadline,
+) -> Result<Solution> {
+    solve_sharing(
+        inst,
+        method,
+        settings,
+        deadline,
+        &SharedRelaxation::default(),
+    )
 }
 
 /// The rational relaxation of one instance, solved once and shared by `lp-bound`, `rrnd` and
@@ -271,11 +302,12 @@ pub fn solve_sharing(
     inst: &Instance,
     method: Method,
     settings: &Settings,
+    deadline: &Deadline,
     shared: &SharedRelaxation,
 ) -> Result<Solution> {
-    settings.validate()?;
+    settings.checked()?;
     let began = Instant::now();
-    let deadline = Deadline::after(settings.time_limit);
+    let deadline = *deadline;
     let budgeted = with_budget(inst, settings.budget)?;
     let inst: &Instance = &budgeted;
     let flat = inst.flattened();
@@ -343,7 +375,7 @@ pub fn solve_sharing(
     if reused.is_some() {
         found = found.stat("lp_shared", 1.0);
     }
-    let mut sol = finish(inst, method, settings, closed, found, began)?;
+    let mut sol = finish(inst, method, settings, closed, found, began, &deadline)?;
     sol.seconds += reused.unwrap_or(0.0);
     Ok(sol)
 }
@@ -394,28 +426,26 @@ fn finish(
     closed: Option<f64>,
     found: Found,
     began: Instant,
+    deadline: &Deadline,
 ) -> Result<Solution> {
     let bound = match (closed, found.bound) {
         (Some(c), Some(b)) => Some(c.min(b)),
         (c, b) => c.or(b),
     };
+    let mut certificate = Certificate::new(super::NAME, &method.name(), Sense::Maximize);
+    certificate.status = if found.infeasible {
+        Status::Infeasible
+    } else {
+        Status::Unknown
+    };
+    certificate.bound = if found.infeasible { None } else { bound };
+    certificate.stats = found.stats;
     let mut sol = Solution {
-        problem: "vcsched".into(),
-        method: method.name(),
-        status: if found.infeasible {
-            Status::Infeasible
-        } else {
-            Status::Unknown
-        },
-        min_yield: None,
+        certificate,
         avg_yield: None,
-        upper_bound: if found.infeasible { None } else { bound },
-        gap: None,
-        seconds: 0.0,
         migration: None,
         budget: None,
         jobs: Vec::new(),
-        stats: found.stats,
     };
     if let (Some(p), false) = (found.placement, found.infeasible) {
         if !memory_feasible(inst, &p, 1e-9) {
@@ -423,7 +453,7 @@ fn finish(
                 "{method} returned a placement that overflows a host's memory"
             )));
         }
-        let alloc = allocate(inst, &p, settings.avg_phase)?;
+        let alloc = allocate_within(inst, &p, settings.avg_phase, deadline)?;
         let ub = bound.unwrap_or(1.0);
         if alloc.min_yield > ub + 1e-6 {
             return Err(Error::Consistency(format!(
@@ -432,10 +462,8 @@ fn finish(
             )));
         }
         let ub = ub.max(alloc.min_yield);
-        sol.status = status_with_solution(alloc.min_yield, ub, settings.gap_tolerance);
-        sol.upper_bound = Some(ub);
-        sol.gap = Some(relative_gap(alloc.min_yield, ub));
-        sol.min_yield = Some(alloc.min_yield);
+        sol.certificate
+            .scored(alloc.min_yield, ub, settings.gap_tolerance);
         sol.avg_yield = Some(alloc.avg_yield);
         let mut hosts = p.iter().copied();
         sol.jobs = inst

@@ -10,8 +10,9 @@
 
 use super::generate::{arg_error, draw_cpu, draw_mem, generate, Spec};
 use super::instance::{Instance, Job};
-use super::method::{solve, Method, Settings};
+use super::method::{solve, solve_within, Method, Settings};
 use crate::error::Result;
+use crate::solver::Deadline;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -42,8 +43,8 @@ impl Default for Perturbation {
 /// Seeds tried for a feasible base instance before giving up.
 const BASE_ATTEMPTS: u64 = 100;
 
-/// Builds an adaptation instance; `time_limit` bounds the MILP of the base optimum.
-pub fn adaptation(spec: &Spec, p: &Perturbation, time_limit: Option<f64>) -> Result<Instance> {
+/// Builds an adaptation instance; `milp_seconds` bounds each MILP of the base optimum.
+pub fn adaptation(spec: &Spec, p: &Perturbation, milp_seconds: Option<f64>) -> Result<Instance> {
     for (name, v) in [("departure", p.departure), ("change", p.change)] {
         if !(0.0..=1.0).contains(&v) {
             return Err(arg_error(name, v, "must be a probability in [0, 1]"));
@@ -57,21 +58,19 @@ pub fn adaptation(spec: &Spec, p: &Perturbation, time_limit: Option<f64>) -> Res
             return Err(arg_error(name, v, "must be a finite number >= 0"));
         }
     }
-    let settings = Settings {
-        time_limit,
-        ..Settings::default()
-    };
+    let settings = Settings::default();
     let mut base = None;
     for k in 0..BASE_ATTEMPTS {
         let seed = spec
             .seed
             .wrapping_add(k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let inst = generate(&Spec { seed, ..*spec })?;
-        let mut sol = solve(&inst, Method::Milp, &settings)?;
-        if sol.min_yield.is_none() {
+        let deadline = Deadline::after(milp_seconds);
+        let mut sol = solve_within(&inst, Method::Milp, &settings, &deadline)?;
+        if sol.min_yield().is_none() {
             sol = solve(&inst, Method::Mcb(8), &settings)?;
         }
-        if sol.min_yield.is_some() {
+        if sol.min_yield().is_some() {
             base = Some((inst, sol.placement()));
             break;
         }

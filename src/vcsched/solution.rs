@@ -1,9 +1,8 @@
 //! The solution file: what every method returns and what `vcalloc verify` re-checks.
 
 use crate::error::Result;
-use crate::Status;
+use crate::problem::Certificate;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::path::Path;
 
 /// One job's placement and grant. In files a sequential job reads `{"host": 2, "cpu": ..}`
@@ -64,26 +63,16 @@ impl From<JobGrant> for RawGrant {
     }
 }
 
-/// A VCSched answer: solution (possibly none), status, bound, gap and time.
+/// A VCSched answer: the certificate (objective: the minimum yield; bound: an upper bound on
+/// the optimal minimum yield, `null` when infeasible) and the allocation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Solution {
-    /// Always `"vcsched"`.
-    pub problem: String,
-    /// The method's name, e.g. `"mcb8"`.
-    pub method: String,
-    /// `optimal` only when proven; `infeasible` only when proven.
-    pub status: Status,
-    /// Smallest yield of the allocation, when there is one.
-    pub min_yield: Option<f64>,
+    /// Status, minimum yield, upper bound, gap, seconds (the average-yield phase
+    /// included) and the method's counters (attempts, trials, HiGHS iterations…).
+    pub certificate: Certificate,
     /// Mean yield of the allocation, when there is one.
     pub avg_yield: Option<f64>,
-    /// Best proven upper bound on the optimal minimum yield (`null` when infeasible).
-    pub upper_bound: Option<f64>,
-    /// `(upper_bound − min_yield) / upper_bound`, when both exist.
-    pub gap: Option<f64>,
-    /// Wall-clock seconds of the method, average-yield phase included.
-    pub seconds: f64,
     /// Adaptation: memory moved by the migrations of this allocation (eq. 31).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub migration: Option<f64>,
@@ -93,10 +82,9 @@ pub struct Solution {
     /// One entry per job, in instance order; absent when there is no allocation.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub jobs: Vec<JobGrant>,
-    /// Method-specific counters (attempts, trials, HiGHS iterations, the two LP bounds…).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub stats: BTreeMap<String, f64>,
 }
+
+crate::certified!(Solution);
 
 impl Solution {
     /// Pretty JSON.
@@ -107,6 +95,16 @@ impl Solution {
     /// Reads a solution file.
     pub fn load(path: &Path) -> Result<Self> {
         crate::input::parse_json(&crate::input::read_text(path)?, path, "solution")
+    }
+
+    /// Smallest yield of the allocation, when there is one (the certificate's objective).
+    pub fn min_yield(&self) -> Option<f64> {
+        self.certificate.objective
+    }
+
+    /// Best proven upper bound on the optimal minimum yield (the certificate's bound).
+    pub fn upper_bound(&self) -> Option<f64> {
+        self.certificate.bound
     }
 
     /// The placement (host per task, job by job), when there is an allocation.

@@ -23,9 +23,9 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
         );
     }
     let numbers = [
-        ("min_yield", sol.min_yield),
+        ("min_yield", sol.min_yield()),
         ("avg_yield", sol.avg_yield),
-        ("upper_bound", sol.upper_bound),
+        ("upper_bound", sol.upper_bound()),
         ("gap", sol.gap),
         ("seconds", Some(sol.seconds)),
     ];
@@ -39,7 +39,8 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
     }
     let has_allocation = matches!(sol.status, Status::Optimal | Status::Feasible);
     if !has_allocation {
-        let allocated = !sol.jobs.is_empty() || sol.min_yield.is_some() || sol.avg_yield.is_some();
+        let allocated =
+            !sol.jobs.is_empty() || sol.min_yield().is_some() || sol.avg_yield.is_some();
         if allocated || sol.migration.is_some() {
             fail(
                 "status",
@@ -115,10 +116,10 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
         let min = yields.iter().copied().fold(f64::INFINITY, f64::min);
         let avg = yields.iter().sum::<f64>() / yields.len() as f64;
         let close = |r: Option<f64>, x: f64| r.is_some_and(|r| (r - x).abs() <= TOLERANCE);
-        if !close(sol.min_yield, min) {
+        if !close(sol.min_yield(), min) {
             fail(
                 "min-yield",
-                format!("reported {:?}, recomputed {min}", sol.min_yield),
+                format!("reported {:?}, recomputed {min}", sol.min_yield()),
             );
         }
         if !close(sol.avg_yield, avg) {
@@ -127,7 +128,7 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
                 format!("reported {:?}, recomputed {avg}", sol.avg_yield),
             );
         }
-        if let Some(ub) = sol.upper_bound {
+        if let Some(ub) = sol.upper_bound() {
             if ub < min - TOLERANCE {
                 fail(
                     "upper-bound",

@@ -119,13 +119,13 @@ pub fn check_methods(
         let sol = solve(inst, m, settings).unwrap();
         let v = verify(inst, &sol);
         assert!(v.is_empty(), "seed {seed}, {m}: {v:?}");
-        if let (Some(ub), Some(y)) = (sol.upper_bound, truth) {
+        if let (Some(ub), Some(y)) = (sol.upper_bound(), truth) {
             assert!(
                 ub >= y - 1e-9,
                 "seed {seed}: {m} bound {ub} below optimum {y}"
             );
         }
-        match (sol.min_yield, truth) {
+        match (sol.min_yield(), truth) {
             (Some(got), Some(y)) => {
                 found += 1;
                 assert!(
@@ -152,4 +152,39 @@ pub fn check_methods(
         }
     }
     found
+}
+
+/// Optimal average job yield for `placement` with every yield at least `min_yield`, by an
+/// independent `good_lp` model of the average-yield LP (RR-6692 §3.5): the oracle of the
+/// adapter's model and of the sequential greedy.
+pub fn optimal_avg_yield(inst: &Instance, placement: &[usize], min_yield: f64) -> f64 {
+    use good_lp::{
+        constraint, highs, variable, Expression, ProblemVariables, Solution, SolverModel,
+    };
+    let mut vars = ProblemVariables::new();
+    let a: Vec<_> = inst
+        .jobs
+        .iter()
+        .map(|j| vars.add(variable().min(j.cpu * min_yield).max(j.cpu)))
+        .collect();
+    let mut objective = Expression::from(0.0);
+    for (x, j) in a.iter().zip(&inst.jobs) {
+        objective += *x * (1.0 / (j.cpu * inst.num_jobs() as f64));
+    }
+    let mut model = vars.maximise(objective.clone()).using(highs);
+    model.set_verbose(false);
+    let task_jobs = inst.task_jobs();
+    for h in 0..inst.hosts {
+        let mut load = Expression::from(0.0);
+        for (t, &p) in placement.iter().enumerate() {
+            if p == h {
+                load += a[task_jobs[t]];
+            }
+        }
+        model = model.with(constraint!(load <= 1.0));
+    }
+    let sol = model
+        .solve()
+        .expect("the average-yield LP of a feasible placement");
+    sol.eval(&objective)
 }

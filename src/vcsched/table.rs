@@ -1,13 +1,13 @@
 //! Plain-text tables of solutions.
 
-use vcalloc::vcsched::Solution;
+use super::Solution;
 
 fn opt(x: Option<f64>, digits: usize) -> String {
     x.map_or_else(|| "-".into(), |v| format!("{v:.digits$}"))
 }
 
 /// The header and one row per solution; adaptations get a column of memory moved / budget.
-pub fn render(solutions: &[Solution]) -> String {
+pub fn render(solutions: &[&Solution]) -> String {
     let adapting = solutions
         .iter()
         .any(|s| s.budget.is_some() || s.migration.is_some());
@@ -24,9 +24,9 @@ pub fn render(solutions: &[Solution]) -> String {
             "{:<10} {:<10} {:>9} {:>9} {:>11} {:>9} {:>9.4}",
             s.method,
             s.status.as_str(),
-            opt(s.min_yield, 4),
+            opt(s.min_yield(), 4),
             opt(s.avg_yield, 4),
-            opt(s.upper_bound, 4),
+            opt(s.upper_bound(), 4),
             s.gap
                 .map_or_else(|| "-".into(), |g| format!("{:.2}%", 100.0 * g)),
             s.seconds

@@ -1,10 +1,12 @@
-//! The covering master `min Σ_i Y_i s.t. Σ_i a_ji Y_i ≥ N_j, Y ≥ 0`, kept alive in HiGHS
-//! between iterations: columns are added to the solved model and it is re-solved warm from
-//! the previous basis.
+//! The covering LP `min Σ_i Y_i s.t. Σ_i a_ji Y_i ≥ N_j, Y ≥ 0`, kept alive in HiGHS
+//! between solves: columns are added to the solved model and it is re-solved warm from the
+//! previous basis; demands and coefficients are edited in place through HiGHS's C API (the
+//! crate's one `unsafe` besides the interrupt callback of `highs.rs`). Column generation uses
+//! it as its master ([`crate::colgen::CoveringMaster`]).
 
 use crate::error::{Error, Result};
 use crate::solver::Deadline;
-use highs::{ColProblem, HighsModelStatus, Model, Sense, SolvedModel};
+use ::highs::{ColProblem, HighsModelStatus, Model, Sense, SolvedModel};
 
 /// A column: its non-zero coefficients `(row, a_ji)`.
 pub type Column = Vec<(usize, f64)>;
@@ -13,9 +15,9 @@ pub type Column = Vec<(usize, f64)>;
 const DUAL_SIMPLEX: i32 = 1;
 const PRIMAL_SIMPLEX: i32 = 4;
 
-/// The restricted master problem.
-pub struct CoveringMaster {
-    rows: Vec<highs::Row>,
+/// A covering LP kept alive between solves.
+pub struct CoveringLp {
+    rows: Vec<::highs::Row>,
     demands: Vec<f64>,
     columns: Vec<Column>,
     state: State,
@@ -31,9 +33,9 @@ enum State {
     Poisoned,
 }
 
-/// The LP solution of the master.
+/// An optimal solution of the covering LP.
 #[derive(Debug, Clone)]
-pub struct MasterSolution {
+pub struct CoveringSolution {
     /// `Σ Y_i`.
     pub value: f64,
     /// `Y_i` per column.
@@ -44,12 +46,12 @@ pub struct MasterSolution {
     pub iterations: i64,
 }
 
-impl CoveringMaster {
-    /// A master with one row per demand `N_j` and no column yet.
+impl CoveringLp {
+    /// An LP with one row per demand `N_j` and no column yet.
     pub fn new(demands: &[f64]) -> Self {
         let mut p = ColProblem::default();
         let rows = demands.iter().map(|&n| p.add_row(n..)).collect();
-        CoveringMaster {
+        CoveringLp {
             rows,
             demands: demands.to_vec(),
             columns: Vec::new(),
@@ -80,7 +82,8 @@ impl CoveringMaster {
 
     /// Adds a column of cost 1.
     pub fn add_column(&mut self, col: Column) -> Result<()> {
-        let factors: Vec<(highs::Row, f64)> = col.iter().map(|&(r, a)| (self.rows[r], a)).collect();
+        let factors: Vec<(::highs::Row, f64)> =
+            col.iter().map(|&(r, a)| (self.rows[r], a)).collect();
         match std::mem::replace(&mut self.state, State::Poisoned) {
             State::Building(mut p) => {
                 p.add_column(1.0, 0.0.., factors);
@@ -104,7 +107,7 @@ impl CoveringMaster {
     }
 
     /// Changes the demand of `row` (its right-hand side `N_row`) in the LP, e.g. to the
-    /// residual demand while diving. [`CoveringMaster::demands`] keeps the original demands.
+    /// residual demand while diving. [`CoveringLp::demands`] keeps the original demands.
     /// Only after a first solve; the next solve starts warm from the last basis.
     pub fn set_demand(&mut self, row: usize, demand: f64) -> Result<()> {
         if row >= self.rows.len() || !demand.is_finite() {
@@ -117,7 +120,7 @@ impl CoveringMaster {
     }
 
     /// Changes the coefficient `a_row,col` in the LP, e.g. to trim a column to a residual
-    /// demand while diving. [`CoveringMaster::columns`] keeps the original columns.
+    /// demand while diving. [`CoveringLp::columns`] keeps the original columns.
     pub fn set_coefficient(&mut self, row: usize, col: usize, value: f64) -> Result<()> {
         if row >= self.rows.len() || col >= self.columns.len() || !value.is_finite() {
             return Err(Error::Highs(format!(
@@ -156,7 +159,7 @@ impl CoveringMaster {
     }
 
     /// Solves the LP (warm after the first time); `Ok(None)` when the deadline stopped HiGHS.
-    pub fn solve(&mut self, deadline: &Deadline) -> Result<Option<MasterSolution>> {
+    pub fn solve(&mut self, deadline: &Deadline) -> Result<Option<CoveringSolution>> {
         let mut model = match std::mem::replace(&mut self.state, State::Poisoned) {
             State::Building(p) => {
                 let mut m = (*p)
@@ -200,7 +203,7 @@ impl CoveringMaster {
             return Err(Error::Highs(format!("master LP ended {status:?}")));
         }
         let sol = solved.get_solution();
-        let out = MasterSolution {
+        let out = CoveringSolution {
             value: solved.objective_value(),
             primal: sol.columns().to_vec(),
             duals: sol.dual_rows().iter().map(|&d| d.max(0.0)).collect(),

@@ -1,0 +1,235 @@
+//! One way to configure every problem: defaults, then a settings file (JSON, or TOML by its
+//! `.toml` extension), then command-line flags, each checked as it is applied so that an
+//! error names the file and key or the flag that brought the bad value.
+
+use super::{Flag, FlagValue, Invalid, Validate};
+use crate::error::{InputError, Location, Result};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use std::path::Path;
+
+/// A flag given on the command line with its raw text (empty for a switch).
+pub type Applied<'a> = (&'a Flag, &'a str);
+
+/// A flag's text as a JSON value: numbers, booleans and `null` as such, anything else as a
+/// string (`face`, `NaN`), so that the target's own deserialiser decides.
+pub fn parse_value(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string()))
+}
+
+/// Reads a settings document: TOML when the file ends in `.toml`, JSON otherwise.
+pub fn settings_from_file(path: &Path) -> Result<Value> {
+    let text = crate::input::read_text(path)?;
+    if path.extension().is_some_and(|e| e == "toml") {
+        let table: toml::Table = toml::from_str(&text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+            let loc = line.map_or(Location::File, |n| Location::Line(n, None));
+            InputError::new(path, loc, "", format!("malformed TOML: {}", e.message()))
+        })?;
+        serde_json::to_value(table).map_err(|e| {
+            InputError::new(path, Location::File, "", format!("unusable TOML: {e}")).into()
+        })
+    } else {
+        crate::input::parse_json(&text, path, "settings")
+    }
+}
+
+/// Writes `value` at the dotted `key` of `doc`, creating objects on the way.
+fn set_key(doc: &mut Value, key: &str, value: Value) {
+    let mut at = doc;
+    for part in key.split('.') {
+        if !at.is_object() {
+            *at = Value::Object(Default::default());
+        }
+        at = at
+            .as_object_mut()
+            .expect("made an object above")
+            .entry(part.to_string())
+            .or_insert(Value::Null);
+    }
+    *at = value;
+}
+
+/// Decodes `doc` into `T`, reporting the path of a field it rejects.
+fn decode<T: DeserializeOwned>(doc: &Value) -> std::result::Result<T, (String, String)> {
+    serde_path_to_error::deserialize(doc).map_err(|e| {
+        let path = e.path().to_string();
+        (path, e.into_inner().to_string())
+    })
+}
+
+fn flag_value(flag: &Flag, raw: &str) -> Value {
+    match flag.value {
+        FlagValue::Takes(_) => parse_value(raw),
+        FlagValue::Sets(lit) => serde_json::from_str(lit).expect("flag tables hold JSON literals"),
+    }
+}
+
+fn argument(flag: &Flag, raw: &str, reason: impl Into<String>) -> crate::Error {
+    InputError::new(
+        "<arguments>",
+        Location::Argument(format!("--{}", flag.long)),
+        raw,
+        reason,
+    )
+    .into()
+}
+
+fn in_file(file: &Path, bad: Invalid) -> crate::Error {
+    InputError::new(file, Location::Field(bad.key), bad.value, bad.reason).into()
+}
+
+/// Settings (or load options) from their defaults, an optional file, and flags, in that
+/// order. The file is decoded and validated first (errors name its fields); each flag is then
+/// written and the result decoded and validated again, so an error names the flag.
+pub fn apply_flags<T>(file: Option<&Path>, flags: &[Applied<'_>]) -> Result<T>
+where
+    T: Default + Serialize + DeserializeOwned + Validate,
+{
+    let mut current = match file {
+        Some(path) => {
+            let doc = settings_from_file(path)?;
+            let t: T = decode(&doc).map_err(|(field, why)| {
+                let loc = if field == "." {
+                    Location::File
+                } else {
+                    Location::Field(field)
+                };
+                InputError::new(path, loc, "", format!("malformed settings: {why}"))
+            })?;
+            t.validate().map_err(|bad| in_file(path, bad))?;
+            t
+        }
+        None => T::default(),
+    };
+    for &(flag, raw) in flags {
+        let mut doc = serde_json::to_value(&current).expect("settings serialise");
+        set_key(&mut doc, flag.key, flag_value(flag, raw));
+        let t: T = decode(&doc).map_err(|(_, why)| argument(flag, raw, why))?;
+        t.validate()
+            .map_err(|bad| argument(flag, raw, bad.reason.clone()))?;
+        current = t;
+    }
+    Ok(current)
+}
+
+/// A generator specification from flags alone (it has no defaults for its main
+/// parameters): a missing or bad field is reported as its flag.
+pub fn spec_from_flags<T>(table: &[Flag], flags: &[Applied<'_>]) -> Result<T>
+where
+    T: DeserializeOwned + Validate,
+{
+    let mut doc = Value::Object(Default::default());
+    for &(flag, raw) in flags {
+        set_key(&mut doc, flag.key, flag_value(flag, raw));
+    }
+    let flag_of = |key: &str| table.iter().find(|f| f.key == key);
+    let t: T = decode(&doc).map_err(|(path, why)| {
+        // serde names a missing field in its message, the path being the document's root.
+        let key = if path == "." {
+            why.split('`').nth(1).unwrap_or("").to_string()
+        } else {
+            path
+        };
+        let raw = flags
+            .iter()
+            .find(|(f, _)| f.key == key)
+            .map_or("", |(_, r)| *r);
+        match flag_of(&key) {
+            Some(f) => argument(f, raw, why),
+            None => InputError::new("<arguments>", Location::Field(key), raw, why).into(),
+        }
+    })?;
+    t.validate().map_err(|bad| match flag_of(&bad.key) {
+        Some(f) => argument(f, &bad.value, bad.reason),
+        None => InputError::new(
+            "<arguments>",
+            Location::Field(bad.key),
+            bad.value,
+            bad.reason,
+        )
+        .into(),
+    })?;
+    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::Target;
+    use serde::Deserialize;
+
+    #[derive(Debug, Default, Serialize, Deserialize, PartialEq)]
+    #[serde(default, deny_unknown_fields)]
+    struct Inner {
+        weight: f64,
+    }
+
+    #[derive(Debug, Default, Serialize, Deserialize, PartialEq)]
+    #[serde(default, deny_unknown_fields)]
+    struct S {
+        limit: Option<f64>,
+        on: bool,
+        inner: Inner,
+    }
+
+    impl Validate for S {
+        fn validate(&self) -> std::result::Result<(), Invalid> {
+            if !(0.0..1.0).contains(&self.inner.weight) {
+                return Err(Invalid::new(
+                    "inner.weight",
+                    self.inner.weight,
+                    "must be in [0, 1)",
+                ));
+            }
+            Ok(())
+        }
+    }
+
+    const W: Flag = Flag::takes("weight", Target::Settings, "inner.weight", "W", "");
+    const ON: Flag = Flag::sets("on", Target::Settings, "on", "true", "");
+
+    #[test]
+    fn flags_override_the_file_and_errors_name_their_source() {
+        let d = tempfile::tempdir().unwrap();
+        let json = d.path().join("s.json");
+        std::fs::write(&json, r#"{"inner": {"weight": 0.5}}"#).unwrap();
+        let s: S = apply_flags(Some(&json), &[(&ON, "")]).unwrap();
+        assert_eq!((s.inner.weight, s.on), (0.5, true));
+        let s: S = apply_flags(Some(&json), &[(&W, "0.25")]).unwrap();
+        assert_eq!(s.inner.weight, 0.25);
+
+        let e = apply_flags::<S>(Some(&json), &[(&W, "1.5")])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--weight") && e.contains("[0, 1)"), "{e}");
+        let e = apply_flags::<S>(None, &[(&W, "abc")])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--weight") && e.contains("abc"), "{e}");
+
+        let bad = d.path().join("bad.toml");
+        std::fs::write(&bad, "[inner]\nweight = 2.0\n").unwrap();
+        let e = apply_flags::<S>(Some(&bad), &[]).unwrap_err().to_string();
+        assert!(e.contains("bad.toml") && e.contains("inner.weight"), "{e}");
+        let unknown = d.path().join("u.json");
+        std::fs::write(&unknown, r#"{"inner": {"wieght": 0.5}}"#).unwrap();
+        let e = apply_flags::<S>(Some(&unknown), &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("u.json") && e.contains("wieght"), "{e}");
+    }
+
+    #[test]
+    fn values_read_as_json_when_they_parse() {
+        assert_eq!(parse_value("0.5"), serde_json::json!(0.5));
+        assert_eq!(parse_value("true"), serde_json::json!(true));
+        assert_eq!(parse_value("face"), serde_json::json!("face"));
+        let mut doc = serde_json::json!({});
+        set_key(&mut doc, "a.b.c", serde_json::json!(1));
+        assert_eq!(doc, serde_json::json!({"a": {"b": {"c": 1}}}));
+    }
+}

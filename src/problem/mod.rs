@@ -1,0 +1,324 @@
+//! **The entry point**: the [`Problem`] trait every problem family implements, the
+//! [`Certificate`] every answer carries, and the [`registry`] that the command line and the
+//! experiment runner iterate.
+//!
+//! A problem family is one folder (`src/<family>/`) with its instance, methods, verify and
+//! generator, plus one `impl Problem` and one line in [`registry::REGISTRY`]. The CLI
+//! (`solve`, `verify`, `generate`, `export-lp`, `experiment`), settings files, sweeps with
+//! resumable CSVs and their reports then work for it with no other change: they see only the
+//! problem's name, its method and flag tables, JSON values and certificates.
+//!
+//! ```text
+//! file ──load──> Instance ──solve(method, Settings, &Deadline)──> Solution { certificate, … }
+//!                                                                    └──verify──> violations
+//! ```
+//!
+//! `docs/architecture.md` walks through adding a problem, with the ten-line toy problem of
+//! `tests/problem_toy.rs`.
+
+mod certificate;
+mod config;
+pub mod registry;
+
+pub use certificate::{Certificate, Sense};
+pub use config::{apply_flags, parse_value, settings_from_file, spec_from_flags, Applied};
+pub use registry::{
+    find, find_sweep, registry, Answer, Entry, InstanceRef, MethodRun, SolveRequest, SweepInfo,
+};
+
+use crate::error::Result;
+use crate::experiment::{Plot, Row};
+use crate::solver::Deadline;
+use crate::Violation;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::path::Path;
+
+/// The knobs every problem shares, set by the CLI's common flags and by the experiment
+/// runner; a problem maps them onto its own [`Problem::Settings`] in
+/// [`Problem::configure`].
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Common {
+    /// Seed of the randomised methods.
+    pub seed: Option<u64>,
+    /// Threads an external solver may use (the runner sets 1: parallelism is across solves).
+    pub threads: Option<u32>,
+}
+
+/// Which document a command-line flag writes into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// The method settings ([`Problem::Settings`]).
+    Settings,
+    /// How the instance file is read ([`Problem::Load`]); `verify` takes these too.
+    Load,
+    /// The generator specification ([`Problem::Spec`]).
+    Spec,
+}
+
+/// What a flag does with its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlagValue {
+    /// Takes one value, named in the help (`--budget UNITS`); read as JSON when it parses
+    /// (numbers, `true`), as a string otherwise (`face`).
+    Takes(&'static str),
+    /// A switch that writes this JSON literal (`--no-avg-phase` writes `false`).
+    Sets(&'static str),
+}
+
+/// One problem-specific command-line flag: a name for a key of a settings, load or
+/// generator document. The CLI builds its options from these tables, so a problem's flags
+/// need no code in `cli/`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flag {
+    /// The long name without dashes, e.g. `no-avg-phase`.
+    pub long: &'static str,
+    /// The document it writes into.
+    pub target: Target,
+    /// Dotted key in that document, e.g. `cg.smoothing`.
+    pub key: &'static str,
+    /// Value or switch.
+    pub value: FlagValue,
+    /// One line of help.
+    pub help: &'static str,
+}
+
+impl Flag {
+    /// A flag taking a value.
+    pub const fn takes(
+        long: &'static str,
+        target: Target,
+        key: &'static str,
+        name: &'static str,
+        help: &'static str,
+    ) -> Flag {
+        Flag {
+            long,
+            target,
+            key,
+            value: FlagValue::Takes(name),
+            help,
+        }
+    }
+
+    /// A switch writing `literal`.
+    pub const fn sets(
+        long: &'static str,
+        target: Target,
+        key: &'static str,
+        literal: &'static str,
+        help: &'static str,
+    ) -> Flag {
+        Flag {
+            long,
+            target,
+            key,
+            value: FlagValue::Sets(literal),
+            help,
+        }
+    }
+}
+
+/// A rejected setting: its dotted key, the value and why. The caller knows whether the key
+/// came from a file or a flag, and turns this into an [`crate::InputError`] naming that.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invalid {
+    /// Dotted key, e.g. `cg.smoothing`.
+    pub key: String,
+    /// The value as written.
+    pub value: String,
+    /// Why it is rejected.
+    pub reason: String,
+}
+
+impl Invalid {
+    /// Builds a rejection.
+    pub fn new(key: &str, value: impl ToString, reason: impl Into<String>) -> Self {
+        Invalid {
+            key: key.into(),
+            value: value.to_string(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Settings (and load options, and generator specifications) check themselves once, after
+/// every source (defaults, file, flags) has been merged.
+pub trait Validate {
+    /// The first value no method can honour (by default none: every value parses into
+    /// something usable).
+    fn validate(&self) -> std::result::Result<(), Invalid> {
+        Ok(())
+    }
+
+    /// [`Validate::validate`] as an input error naming the setting, for a library caller
+    /// that built the settings in code.
+    fn checked(&self) -> crate::Result<()> {
+        self.validate().map_err(|bad| {
+            crate::InputError::new(
+                "<settings>",
+                crate::Location::Field(bad.key),
+                bad.value,
+                bad.reason,
+            )
+            .into()
+        })
+    }
+}
+
+impl Validate for () {}
+
+/// Gives a solution type whose `certificate` field holds its [`Certificate`] the reading of
+/// the certificate's fields (`sol.status`, `sol.gap`…) and [`AsRef<Certificate>`].
+#[macro_export]
+macro_rules! certified {
+    ($solution:ty) => {
+        impl std::ops::Deref for $solution {
+            type Target = $crate::problem::Certificate;
+            fn deref(&self) -> &$crate::problem::Certificate {
+                &self.certificate
+            }
+        }
+        impl std::ops::DerefMut for $solution {
+            fn deref_mut(&mut self) -> &mut $crate::problem::Certificate {
+                &mut self.certificate
+            }
+        }
+        impl AsRef<$crate::problem::Certificate> for $solution {
+            fn as_ref(&self) -> &$crate::problem::Certificate {
+                &self.certificate
+            }
+        }
+    };
+}
+
+/// One sweep of a problem: a deterministic set of generated instances and the methods run
+/// on each.
+pub struct Sweep<S> {
+    /// Name on the command line and in files, e.g. `vcsched-small`.
+    pub name: &'static str,
+    /// One line: what the sweep reproduces.
+    pub title: &'static str,
+    /// Instances per specification in the paper.
+    pub per_spec: usize,
+    /// The methods run when none are named.
+    pub methods: Vec<String>,
+    /// The problem's columns of the results CSV (instance parameters and
+    /// [`Problem::row_values`]), in order.
+    pub columns: Vec<&'static str>,
+    /// Every instance, `per_spec` per specification, from a base seed.
+    pub instances: fn(per_spec: usize, base_seed: u64) -> Vec<SweepInstance<S>>,
+}
+
+/// One instance of a [`Sweep`]: how to generate it and what to record about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepInstance<S> {
+    /// Stable identifier, e.g. `h4-j6-s0.1-m0.25-c0.25-i3`.
+    pub id: String,
+    /// Index within the specification.
+    pub index: usize,
+    /// The seed of the generator.
+    pub seed: u64,
+    /// Parameters recorded in the CSV (a subset of the sweep's columns).
+    pub params: Vec<(&'static str, String)>,
+    /// The generator specification.
+    pub spec: S,
+}
+
+/// A problem family. Implement this, add one line to [`registry::REGISTRY`], and the CLI,
+/// verify, settings files, sweeps and reports work for the family.
+pub trait Problem: Sized + 'static {
+    /// Registry name, used on the command line and in every file (`vcsched`).
+    const NAME: &'static str;
+    /// One line: the problem and the paper it comes from.
+    const TITLE: &'static str;
+    /// Whether the objective is minimised or maximised.
+    const SENSE: Sense;
+
+    /// A parsed, validated instance.
+    type Instance: Serialize;
+    /// A method's answer: the [`Certificate`] and the problem's own payload.
+    type Solution: Serialize + DeserializeOwned + AsRef<Certificate>;
+    /// A method, parsed from its name.
+    type Method: Copy + std::str::FromStr<Err = String> + std::fmt::Display;
+    /// Every knob of every method, with defaults; `--settings FILE` fills it.
+    type Settings: Default + Clone + Serialize + DeserializeOwned + Validate;
+    /// How an instance file is read (e.g. the host count of a CSV file).
+    type Load: Default + Serialize + DeserializeOwned + Validate;
+    /// A generator specification; it carries its own `seed`.
+    type Spec: Serialize + DeserializeOwned + Validate;
+    /// What the methods run on one instance may share (the VCSched relaxation); `()` if
+    /// nothing.
+    type Memo: Default;
+
+    /// Every method with a one-line description, in the order tables list them.
+    fn methods() -> Vec<(Self::Method, &'static str)>;
+    /// The problem's flags of `solve` (settings and load options) and of `generate`.
+    fn flags() -> Vec<Flag>;
+    /// Maps the shared knobs onto the settings.
+    fn configure(settings: &mut Self::Settings, common: &Common);
+    /// Reads and validates an instance file.
+    fn load(path: &Path, load: &Self::Load) -> Result<Self::Instance>;
+    /// Solves with one method, within `deadline`, sharing `memo` with the other methods of
+    /// the same instance.
+    fn solve(
+        inst: &Self::Instance,
+        method: Self::Method,
+        settings: &Self::Settings,
+        deadline: &Deadline,
+        memo: &Self::Memo,
+    ) -> Result<Self::Solution>;
+    /// An independent re-check of a solution: every constraint and every reported figure.
+    fn verify(inst: &Self::Instance, sol: &Self::Solution) -> Vec<Violation>;
+    /// A random instance, deterministic in the specification's seed.
+    fn generate(spec: &Self::Spec) -> Result<Self::Instance>;
+
+    /// A one-paragraph summary of an instance (for `verify`'s answer).
+    fn describe(inst: &Self::Instance) -> String;
+    /// The problem's figures beyond the certificate, recorded in the results CSV.
+    fn row_values(_sol: &Self::Solution) -> Vec<(&'static str, f64)> {
+        Vec::new()
+    }
+    /// A plain-text table of answers (the CLI prints it beside a written solution).
+    fn table(sols: &[&Self::Solution]) -> String {
+        default_table(sols.iter().map(|s| s.as_ref()))
+    }
+    /// The problem as a linear program in CPLEX LP format, where it has one.
+    fn export_lp(
+        _inst: &Self::Instance,
+        _settings: &Self::Settings,
+        _name: &str,
+    ) -> Option<Result<String>> {
+        None
+    }
+    /// The problem's sweeps.
+    fn sweeps() -> Vec<Sweep<Self::Spec>> {
+        Vec::new()
+    }
+    /// The report of one sweep's rows: Markdown (the papers' numbers beside ours) and plots.
+    fn report(_set: &str, _rows: &[&Row]) -> (String, Vec<Plot>) {
+        (String::new(), Vec::new())
+    }
+}
+
+/// The certificate table: method, status, objective, bound, gap, seconds.
+pub fn default_table<'a>(certs: impl Iterator<Item = &'a Certificate>) -> String {
+    let cell = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.4}"));
+    let mut out = format!(
+        "{:<12} {:<10} {:>11} {:>11} {:>8} {:>9}\n",
+        "method", "status", "objective", "bound", "gap", "seconds"
+    );
+    for c in certs {
+        out.push_str(&format!(
+            "{:<12} {:<10} {:>11} {:>11} {:>8} {:>9.4}\n",
+            c.method,
+            c.status.as_str(),
+            cell(c.objective),
+            cell(c.bound),
+            c.gap
+                .map_or("-".to_string(), |g| format!("{:.2}%", 100.0 * g)),
+            c.seconds
+        ));
+    }
+    out
+}

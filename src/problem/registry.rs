@@ -1,0 +1,366 @@
+//! The registry: every problem family, behind an object-safe [`Entry`] that speaks only
+//! names, paths, flags, JSON and certificates. The CLI and the experiment runner iterate
+//! [`registry`]; this file is the only place outside a problem's folder that names one.
+
+use super::config::{apply_flags, spec_from_flags, Applied};
+use super::{Certificate, Common, Flag, Problem, Sense, Target};
+use crate::error::{Error, InputError, Location, Result};
+use crate::experiment::{Plot, Row};
+use crate::solver::Deadline;
+use crate::Violation;
+use std::marker::PhantomData;
+use std::path::Path;
+
+/// Every problem family, in the order help texts list them. **Add a family here.**
+static REGISTRY: &[&dyn Entry] = &[
+    &Registered::<crate::vcsched::VcSched>(PhantomData),
+    &Registered::<crate::periodic::Periodic>(PhantomData),
+];
+
+/// Every registered problem.
+pub fn registry() -> &'static [&'static dyn Entry] {
+    REGISTRY
+}
+
+/// The problem called `name`, or a message listing the names.
+pub fn find(name: &str) -> std::result::Result<&'static dyn Entry, String> {
+    REGISTRY
+        .iter()
+        .copied()
+        .find(|e| e.name() == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = REGISTRY.iter().map(|e| e.name()).collect();
+            format!(
+                "unknown problem `{name}`; expected one of {}",
+                names.join(", ")
+            )
+        })
+}
+
+/// The text of `vcalloc demo`: the first family's demo (VCSched's).
+pub fn demo() -> Result<String> {
+    crate::vcsched::demo()
+}
+
+/// The problem whose sweep is called `sweep`.
+pub fn find_sweep(sweep: &str) -> Option<(&'static dyn Entry, SweepInfo)> {
+    REGISTRY.iter().find_map(|e| {
+        e.sweeps()
+            .into_iter()
+            .find(|s| s.name == sweep)
+            .map(|s| (*e, s))
+    })
+}
+
+/// A sweep as the runner sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepInfo {
+    /// Name, e.g. `vcsched-small`.
+    pub name: &'static str,
+    /// One line.
+    pub title: &'static str,
+    /// Instances per specification in the paper.
+    pub per_spec: usize,
+    /// Default methods.
+    pub methods: Vec<String>,
+    /// The problem's CSV columns.
+    pub columns: Vec<&'static str>,
+}
+
+/// One instance of a sweep, its generator specification as JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InstanceRef {
+    /// Position in the whole set (shards split on it).
+    pub ordinal: usize,
+    /// Stable identifier.
+    pub id: String,
+    /// Index within the specification.
+    pub index: usize,
+    /// The generator's seed.
+    pub seed: u64,
+    /// Parameters recorded in the CSV.
+    pub params: Vec<(String, String)>,
+    /// The generator specification.
+    pub spec: serde_json::Value,
+}
+
+/// What one method gave on one instance of a sweep: its certificate and the problem's
+/// figures beyond it; verified before it is returned.
+pub type MethodRun = Result<(Certificate, Vec<(&'static str, f64)>)>;
+
+/// A solve from the command line: the instance file, the method, and every source of
+/// settings.
+#[derive(Debug, Clone)]
+pub struct SolveRequest<'a> {
+    /// Instance file.
+    pub file: &'a Path,
+    /// Method name.
+    pub method: &'a str,
+    /// `--settings FILE`.
+    pub settings: Option<&'a Path>,
+    /// The problem's flags as given (settings and load options).
+    pub flags: &'a [Applied<'a>],
+    /// Seed and threads.
+    pub common: Common,
+    /// Wall-clock limit of the whole solve.
+    pub time_limit: Option<f64>,
+}
+
+/// A solve's answer: the solution file's text, its certificate and a table row.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// Pretty JSON of the solution.
+    pub json: String,
+    /// The certificate.
+    pub certificate: Certificate,
+    /// The problem's plain-text table of this answer.
+    pub table: String,
+}
+
+/// A problem as the engine sees it. Implemented for every [`Problem`] by [`Registered`].
+pub trait Entry: Sync {
+    /// Registry name.
+    fn name(&self) -> &'static str;
+    /// One line.
+    fn title(&self) -> &'static str;
+    /// Minimised or maximised.
+    fn sense(&self) -> Sense;
+    /// Method names and one-line descriptions.
+    fn methods(&self) -> Vec<(String, &'static str)>;
+    /// The problem's flags.
+    fn flags(&self) -> Vec<Flag>;
+    /// Checks a method name.
+    fn check_method(&self, name: &str) -> std::result::Result<(), String>;
+    /// Loads, solves, and (as every answer is) verifies.
+    fn solve(&self, req: &SolveRequest<'_>) -> Result<Answer>;
+    /// Re-checks a solution file's JSON against an instance file: the violations and a
+    /// one-line summary.
+    fn verify(
+        &self,
+        instance: &Path,
+        solution: &Path,
+        flags: &[Applied<'_>],
+    ) -> Result<(Vec<Violation>, String)>;
+    /// A generated instance's JSON, from the `generate` flags.
+    fn generate(&self, flags: &[Applied<'_>]) -> Result<String>;
+    /// The instance as an LP file, when the problem has one.
+    fn export_lp(&self, file: &Path, flags: &[Applied<'_>]) -> Result<Option<String>>;
+    /// The sweeps.
+    fn sweeps(&self) -> Vec<SweepInfo>;
+    /// Every instance of a sweep.
+    fn sweep_instances(&self, sweep: &str, per_spec: usize, base_seed: u64) -> Vec<InstanceRef>;
+    /// Generates one sweep instance and runs `methods` on it (each verified): the instance's
+    /// JSON and one result per method.
+    fn run_instance(
+        &self,
+        inst: &InstanceRef,
+        methods: &[String],
+        settings: Option<&Path>,
+        common: &Common,
+        time_limit: Option<f64>,
+    ) -> Result<(String, Vec<MethodRun>)>;
+    /// Reads and checks a settings file (before a sweep starts).
+    fn check_settings(&self, file: &Path) -> Result<()>;
+    /// The report of one sweep's rows.
+    fn report(&self, set: &str, rows: &[&Row]) -> (String, Vec<Plot>);
+}
+
+/// The [`Entry`] of a [`Problem`].
+pub struct Registered<P>(pub PhantomData<fn() -> P>);
+
+fn method_of<P: Problem>(name: &str) -> Result<P::Method> {
+    name.parse::<P::Method>().map_err(|why| {
+        InputError::new(
+            "<arguments>",
+            Location::Argument("--method".into()),
+            name,
+            why,
+        )
+        .into()
+    })
+}
+
+fn of_target<'a>(flags: &'a [Applied<'a>], t: Target) -> Vec<Applied<'a>> {
+    flags
+        .iter()
+        .copied()
+        .filter(|(f, _)| f.target == t)
+        .collect()
+}
+
+/// An error unless `verify` found nothing: nothing unchecked leaves the engine.
+fn checked(violations: &[Violation], cert: &Certificate) -> Result<()> {
+    match violations.first() {
+        None => Ok(()),
+        Some(v) => Err(Error::Consistency(format!(
+            "{} failed verification: {v}",
+            cert.method
+        ))),
+    }
+}
+
+impl<P: Problem> Registered<P> {
+    fn settings(
+        file: Option<&Path>,
+        flags: &[Applied<'_>],
+        common: &Common,
+    ) -> Result<P::Settings> {
+        let mut s: P::Settings = apply_flags(file, &of_target(flags, Target::Settings))?;
+        P::configure(&mut s, common);
+        Ok(s)
+    }
+
+    fn solve_checked(
+        inst: &P::Instance,
+        method: P::Method,
+        settings: &P::Settings,
+        deadline: &Deadline,
+        memo: &P::Memo,
+    ) -> Result<P::Solution> {
+        let sol = P::solve(inst, method, settings, deadline, memo)?;
+        checked(&P::verify(inst, &sol), sol.as_ref())?;
+        Ok(sol)
+    }
+}
+
+impl<P: Problem> Entry for Registered<P> {
+    fn name(&self) -> &'static str {
+        P::NAME
+    }
+    fn title(&self) -> &'static str {
+        P::TITLE
+    }
+    fn sense(&self) -> Sense {
+        P::SENSE
+    }
+    fn methods(&self) -> Vec<(String, &'static str)> {
+        P::methods()
+            .into_iter()
+            .map(|(m, d)| (m.to_string(), d))
+            .collect()
+    }
+    fn flags(&self) -> Vec<Flag> {
+        P::flags()
+    }
+    fn check_method(&self, name: &str) -> std::result::Result<(), String> {
+        name.parse::<P::Method>().map(|_| ())
+    }
+
+    fn solve(&self, req: &SolveRequest<'_>) -> Result<Answer> {
+        let method = method_of::<P>(req.method)?;
+        let load: P::Load = apply_flags(None, &of_target(req.flags, Target::Load))?;
+        let settings = Self::settings(req.settings, req.flags, &req.common)?;
+        let inst = P::load(req.file, &load)?;
+        let deadline = Deadline::after(req.time_limit);
+        let sol = Self::solve_checked(&inst, method, &settings, &deadline, &P::Memo::default())?;
+        Ok(Answer {
+            json: serde_json::to_string_pretty(&sol).expect("a solution serialises"),
+            certificate: sol.as_ref().clone(),
+            table: P::table(&[&sol]),
+        })
+    }
+
+    fn verify(
+        &self,
+        instance: &Path,
+        solution: &Path,
+        flags: &[Applied<'_>],
+    ) -> Result<(Vec<Violation>, String)> {
+        let load: P::Load = apply_flags(None, &of_target(flags, Target::Load))?;
+        let inst = P::load(instance, &load)?;
+        let text = crate::input::read_text(solution)?;
+        let sol: P::Solution = crate::input::parse_json(&text, solution, "solution")?;
+        let c = sol.as_ref();
+        let summary = format!(
+            "{} {} solution by {} ({})",
+            c.status,
+            P::NAME,
+            c.method,
+            P::describe(&inst)
+        );
+        Ok((P::verify(&inst, &sol), summary))
+    }
+
+    fn generate(&self, flags: &[Applied<'_>]) -> Result<String> {
+        let table = P::flags();
+        let spec: P::Spec = spec_from_flags(&table, &of_target(flags, Target::Spec))?;
+        let inst = P::generate(&spec)?;
+        Ok(serde_json::to_string_pretty(&inst).expect("an instance serialises"))
+    }
+
+    fn export_lp(&self, file: &Path, flags: &[Applied<'_>]) -> Result<Option<String>> {
+        let load: P::Load = apply_flags(None, &of_target(flags, Target::Load))?;
+        let settings = Self::settings(None, flags, &Common::default())?;
+        let inst = P::load(file, &load)?;
+        P::export_lp(&inst, &settings, &file.display().to_string()).transpose()
+    }
+
+    fn sweeps(&self) -> Vec<SweepInfo> {
+        P::sweeps()
+            .into_iter()
+            .map(|s| SweepInfo {
+                name: s.name,
+                title: s.title,
+                per_spec: s.per_spec,
+                methods: s.methods,
+                columns: s.columns,
+            })
+            .collect()
+    }
+
+    fn sweep_instances(&self, sweep: &str, per_spec: usize, base_seed: u64) -> Vec<InstanceRef> {
+        let Some(s) = P::sweeps().into_iter().find(|s| s.name == sweep) else {
+            return Vec::new();
+        };
+        (s.instances)(per_spec, base_seed)
+            .into_iter()
+            .enumerate()
+            .map(|(ordinal, i)| InstanceRef {
+                ordinal,
+                id: i.id,
+                index: i.index,
+                seed: i.seed,
+                params: i
+                    .params
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect(),
+                spec: serde_json::to_value(&i.spec).expect("a specification serialises"),
+            })
+            .collect()
+    }
+
+    fn check_settings(&self, file: &Path) -> Result<()> {
+        Self::settings(Some(file), &[], &Common::default()).map(|_| ())
+    }
+
+    fn run_instance(
+        &self,
+        r: &InstanceRef,
+        methods: &[String],
+        settings: Option<&Path>,
+        common: &Common,
+        time_limit: Option<f64>,
+    ) -> Result<(String, Vec<MethodRun>)> {
+        let spec: P::Spec = serde_json::from_value(r.spec.clone())
+            .map_err(|e| Error::Consistency(format!("sweep specification {}: {e}", r.id)))?;
+        let inst = P::generate(&spec)?;
+        let json = serde_json::to_string_pretty(&inst).expect("an instance serialises");
+        let settings = Self::settings(settings, &[], common)?;
+        let memo = P::Memo::default();
+        let runs = methods
+            .iter()
+            .map(|m| {
+                let method = method_of::<P>(m)?;
+                let deadline = Deadline::after(time_limit);
+                let sol = Self::solve_checked(&inst, method, &settings, &deadline, &memo)?;
+                Ok((sol.as_ref().clone(), P::row_values(&sol)))
+            })
+            .collect();
+        Ok((json, runs))
+    }
+
+    fn report(&self, set: &str, rows: &[&Row]) -> (String, Vec<Plot>) {
+        P::report(set, rows)
+    }
+}

@@ -1,0 +1,365 @@
+//! `report.md` of the VCSched sweeps: RR-6692 §4.2 (Table 1, yields and failure rates versus
+//! slack, run time versus jobs, heuristics against the MILP), §5.2 and §6.1.
+
+use crate::experiment::{by, cell, k, max, mean, methods_of, to_series, Matrix, Plot, Row};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+pub fn vcsched_report(out: &mut String, rs: &[&Row], plots: &mut Vec<Plot>) {
+    let methods = methods_of(rs);
+    // An instance is feasible when some method found an allocation.
+    let feasible: BTreeSet<&str> = rs
+        .iter()
+        .filter(|r| r.objective.is_some())
+        .map(|r| r.instance.as_str())
+        .collect();
+    let _ = writeln!(out, "## Per method\n\nFailure rate over the {} instances on which some method found an allocation; yields averaged over solved instances; gap to the method's own bound.\n", feasible.len());
+    let _ = writeln!(out, "| method | runs | solved | failure rate | mean min yield | mean avg yield | mean gap | mean s | max s |\n|---|---|---|---|---|---|---|---|---|");
+    for m in &methods {
+        let runs: Vec<&&Row> = by(rs, m).collect();
+        let solved: Vec<&&Row> = runs
+            .iter()
+            .filter(|r| r.objective.is_some())
+            .copied()
+            .collect();
+        let on_feasible = runs
+            .iter()
+            .filter(|r| feasible.contains(r.instance.as_str()))
+            .count();
+        let failed = runs
+            .iter()
+            .filter(|r| feasible.contains(r.instance.as_str()) && r.objective.is_none())
+            .count();
+        let secs: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
+        let _ = writeln!(
+            out,
+            "| {m} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            runs.len(),
+            solved.len(),
+            if on_feasible > 0 && m != "lp-bound" {
+                format!("{:.2}%", 100.0 * failed as f64 / on_feasible as f64)
+            } else {
+                "–".into()
+            },
+            cell(
+                mean(
+                    &solved
+                        .iter()
+                        .filter_map(|r| r.objective)
+                        .collect::<Vec<_>>()
+                ),
+                4
+            ),
+            cell(
+                mean(
+                    &solved
+                        .iter()
+                        .filter_map(|r| r.num("avg_yield"))
+                        .collect::<Vec<_>>()
+                ),
+                4
+            ),
+            cell(
+                mean(
+                    &solved
+                        .iter()
+                        .filter_map(|r| r.gap)
+                        .map(|g| 100.0 * g)
+                        .collect::<Vec<_>>()
+                ),
+                2
+            ),
+            cell(mean(&secs), 5),
+            cell(max(&secs), 5),
+        );
+    }
+
+    // RR-6692 Table 1: percent degradation from the best MCB per instance.
+    let mcbs: Vec<&String> = methods.iter().filter(|m| m.starts_with("mcb")).collect();
+    if mcbs.len() > 1 {
+        let mut per_instance: BTreeMap<&str, BTreeMap<&str, f64>> = BTreeMap::new();
+        for r in rs.iter().filter(|r| r.method.starts_with("mcb")) {
+            if let Some(y) = r.objective {
+                per_instance
+                    .entry(r.instance.as_str())
+                    .or_default()
+                    .insert(r.method.as_str(), y);
+            }
+        }
+        let _ = writeln!(out, "\n## Table 1 — percent degradation from the best MCB\n\nPer instance, `100 (best − y) / best` over the MCB variants that succeeded ({} instances).\n\n| method | avg | max |\n|---|---|---|", per_instance.len());
+        let mut table: Vec<(f64, String)> = Vec::new();
+        for m in &mcbs {
+            let degs: Vec<f64> = per_instance
+                .values()
+                .filter_map(|ys| {
+                    let best = ys.values().copied().fold(f64::NEG_INFINITY, f64::max);
+                    ys.get(m.as_str()).map(|y| {
+                        if best > 0.0 {
+                            100.0 * (best - y) / best
+                        } else {
+                            0.0
+                        }
+                    })
+                })
+                .collect();
+            let avg = mean(&degs).unwrap_or(f64::NAN);
+            table.push((
+                avg,
+                format!("| {m} | {:.2} | {} |", avg, cell(max(&degs), 2)),
+            ));
+        }
+        table.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (_, line) in table {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+
+    // Versus the MILP (small set).
+    let milp: BTreeMap<&str, f64> = by(rs, "milp")
+        .filter_map(|r| r.objective.map(|y| (r.instance.as_str(), y)))
+        .collect();
+    if !milp.is_empty() {
+        let _ = writeln!(out, "\n## Heuristics against the MILP optimum\n\nOn the {} instances the MILP solved: mean and max `100 (milp − y) / milp` where the heuristic succeeded, and its failures.\n\n| method | mean % below | max % below | failures |\n|---|---|---|---|", milp.len());
+        for m in methods.iter().filter(|m| *m != "milp" && *m != "lp-bound") {
+            let mut below = Vec::new();
+            let mut fails = 0;
+            for r in by(rs, m).filter(|r| milp.contains_key(r.instance.as_str())) {
+                let opt = milp[r.instance.as_str()];
+                match r.objective {
+                    Some(y) if opt > 0.0 => below.push(100.0 * (opt - y) / opt),
+                    Some(_) => below.push(0.0),
+                    None => fails += 1,
+                }
+            }
+            let _ = writeln!(
+                out,
+                "| {m} | {} | {} | {fails} |",
+                cell(mean(&below), 3),
+                cell(max(&below), 3)
+            );
+        }
+    }
+
+    // Versus slack and versus jobs: one matrix per metric feeds both the table and the plot.
+    let slacks: BTreeSet<String> = rs.iter().filter_map(|r| r.num("slack").map(k)).collect();
+    let metrics = [
+        ("Mean minimum yield", "min-yield-vs-slack", 3),
+        ("Mean average yield", "avg-yield-vs-slack", 3),
+        ("Failure rate (%)", "failure-rate-vs-slack", 1),
+    ];
+    for (metric, (title, file, digits)) in metrics.into_iter().enumerate() {
+        let matrix: Matrix = methods
+            .iter()
+            // `lp-bound` returns a bound, never an allocation: it is the LP line of the plot.
+            .filter(|m| *m != "lp-bound")
+            .map(|m| {
+                let cells = slacks
+                    .iter()
+                    .map(|sl| {
+                        let at: Vec<&&Row> = by(rs, m)
+                            .filter(|r| r.num("slack").map(k).as_ref() == Some(sl))
+                            .collect();
+                        let v = match metric {
+                            0 => mean(&at.iter().filter_map(|r| r.objective).collect::<Vec<_>>()),
+                            1 => mean(
+                                &at.iter()
+                                    .filter_map(|r| r.num("avg_yield"))
+                                    .collect::<Vec<_>>(),
+                            ),
+                            _ => {
+                                let f: Vec<&&&Row> = at
+                                    .iter()
+                                    .filter(|r| feasible.contains(r.instance.as_str()))
+                                    .collect();
+                                (!f.is_empty()).then(|| {
+                                    100.0
+                                        * f.iter().filter(|r| r.objective.is_none()).count() as f64
+                                        / f.len() as f64
+                                })
+                            }
+                        };
+                        (sl.parse::<f64>().unwrap_or(0.0), v)
+                    })
+                    .collect();
+                (m.clone(), cells)
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "
+## {title} versus slack
+
+![{title}]({file}.svg)
+
+| method | {} |
+|---|{}",
+            slacks.iter().cloned().collect::<Vec<_>>().join(" | "),
+            "---|".repeat(slacks.len())
+        );
+        for (m, cells) in &matrix {
+            let line: String = cells
+                .iter()
+                .map(|(_, v)| format!(" {} |", cell(*v, digits)))
+                .collect();
+            let _ = writeln!(out, "| {m} |{line}");
+        }
+        let mut series = to_series(&matrix);
+        if metric == 0 {
+            // The LP bound of §3.1, averaged over the instances whose relaxation is feasible.
+            let bound: Vec<(f64, f64)> = slacks
+                .iter()
+                .filter_map(|sl| {
+                    let mut per_instance: BTreeMap<&str, f64> = BTreeMap::new();
+                    for r in rs
+                        .iter()
+                        .filter(|r| r.num("slack").map(k).as_ref() == Some(sl))
+                    {
+                        if let Some(b) = r.bound {
+                            per_instance.insert(r.instance.as_str(), b);
+                        }
+                    }
+                    Some((
+                        sl.parse().ok()?,
+                        mean(&per_instance.into_values().collect::<Vec<_>>())?,
+                    ))
+                })
+                .collect();
+            series.push(("LP bound".into(), bound));
+        }
+        plots.push(Plot::Lines(
+            file.to_string(),
+            title.to_string(),
+            "memory slack".into(),
+            title.to_string(),
+            series,
+        ));
+    }
+    let jobs: BTreeSet<usize> = rs
+        .iter()
+        .filter_map(|r| r.num("jobs").map(|j| j as usize))
+        .collect();
+    let matrix: Matrix = methods
+        .iter()
+        .map(|m| {
+            let cells = jobs
+                .iter()
+                .map(|j| {
+                    (
+                        *j as f64,
+                        mean(
+                            &by(rs, m)
+                                .filter(|r| r.num("jobs").map(|j| j as usize) == Some(*j))
+                                .map(|r| r.seconds)
+                                .collect::<Vec<_>>(),
+                        ),
+                    )
+                })
+                .collect();
+            (m.clone(), cells)
+        })
+        .collect();
+    let parallel = rs.iter().any(|r| r.set == "vcsched-parallel");
+    let _ = writeln!(
+        out,
+        "
+## Mean run time (s) versus {}
+
+![run time](time-vs-jobs.svg)
+
+| method | {} |
+|---|{}",
+        if parallel { "tasks" } else { "jobs" },
+        jobs.iter()
+            .map(|j| j.to_string())
+            .collect::<Vec<_>>()
+            .join(" | "),
+        "---|".repeat(jobs.len())
+    );
+    for (m, cells) in &matrix {
+        let line: String = cells
+            .iter()
+            .map(|(_, v)| format!(" {} |", cell(*v, 5)))
+            .collect();
+        let _ = writeln!(out, "| {m} |{line}");
+    }
+    plots.push(Plot::Lines(
+        "time-vs-jobs".into(),
+        "Mean run time".into(),
+        if parallel { "tasks" } else { "jobs" }.into(),
+        "seconds".into(),
+        to_series(&matrix),
+    ));
+    if rs.iter().any(|r| r.num("budget").is_some()) {
+        adapt_report(out, rs, &methods, plots);
+    }
+}
+
+/// `vcsched-adapt`: minimum yield and memory moved versus the migration budget, over the
+/// workloads the MILP solved at every budget (so each point averages the same workloads).
+fn adapt_report(out: &mut String, rs: &[&Row], methods: &[String], plots: &mut Vec<Plot>) {
+    let budgets: BTreeSet<String> = rs.iter().filter_map(|r| r.num("budget").map(k)).collect();
+    let workload = |r: &Row| (r.num("slack").map(k), r.num("cv_mem").map(k), r.index);
+    let mut solved_at: BTreeMap<_, usize> = BTreeMap::new();
+    for r in by(rs, "milp").filter(|r| r.objective.is_some()) {
+        *solved_at.entry(workload(r)).or_default() += 1;
+    }
+    let common: BTreeSet<_> = solved_at
+        .into_iter()
+        .filter(|&(_, n)| n == budgets.len())
+        .map(|(w, _)| w)
+        .collect();
+    let _ = writeln!(
+        out,
+        "\n## Adaptation: minimum yield versus migration budget\n\n\
+         Budget as a fraction of the memory of the tasks that stay. Means over the {} \
+         workloads the MILP solved at every budget (a heuristic's failure counts as yield 0 in \
+         the mean and in `fails`); `moved` is the mean memory migrated; `below milp` the mean \
+         `100 (milp − y) / milp` where the method succeeded.\n\n\
+         ![min yield versus budget](min-yield-vs-budget.svg)\n\n\
+         | method | budget | mean min yield | below milp (%) | fails | mean moved | mean s |\n\
+         |---|---|---|---|---|---|---|",
+        common.len()
+    );
+    let milp: BTreeMap<&str, f64> = by(rs, "milp")
+        .filter_map(|r| r.objective.map(|y| (r.instance.as_str(), y)))
+        .collect();
+    let mut matrix: Matrix = Vec::new();
+    for m in methods.iter().filter(|m| *m != "lp-bound") {
+        let mut cells = Vec::new();
+        for b in &budgets {
+            let at: Vec<&&Row> = by(rs, m)
+                .filter(|r| r.num("budget").map(k).as_ref() == Some(b))
+                .filter(|r| common.contains(&workload(r)))
+                .collect();
+            let ys: Vec<f64> = at.iter().map(|r| r.objective.unwrap_or(0.0)).collect();
+            let below: Vec<f64> = at
+                .iter()
+                .filter_map(|r| {
+                    let (y, opt) = (r.objective?, *milp.get(r.instance.as_str())?);
+                    (opt > 0.0).then(|| 100.0 * (opt - y) / opt)
+                })
+                .collect();
+            let fails = at.iter().filter(|r| r.objective.is_none()).count();
+            let moved: Vec<f64> = at.iter().filter_map(|r| r.num("migration")).collect();
+            let secs: Vec<f64> = at.iter().map(|r| r.seconds).collect();
+            let y = mean(&ys);
+            let _ = writeln!(
+                out,
+                "| {m} | {b} | {} | {} | {fails} | {} | {} |",
+                cell(y, 4),
+                cell(mean(&below), 2),
+                cell(mean(&moved), 4),
+                cell(mean(&secs), 4)
+            );
+            cells.push((b.parse::<f64>().unwrap_or(0.0), y));
+        }
+        matrix.push((m.clone(), cells));
+    }
+    plots.push(Plot::Lines(
+        "min-yield-vs-budget".into(),
+        "Mean minimum yield after adaptation".into(),
+        "budget (fraction of the staying memory)".into(),
+        "mean minimum yield".into(),
+        to_series(&matrix),
+    ));
+}
