@@ -9,8 +9,7 @@ use std::path::Path;
 use std::time::Instant;
 use vcalloc::colgen::{self, CgSettings, CoveringMaster, Priced, Pricing};
 use vcalloc::periodic::heuristics::{best_fit_decreasing, min_max_search};
-use vcalloc::periodic::knapsack_bnb::{branch_and_bound, Search};
-use vcalloc::periodic::knapsack_relax::Bound;
+use vcalloc::periodic::knapsack::{branch_and_bound, Bound, Search};
 use vcalloc::periodic::{Instance, PeriodicPricing, PricingSettings};
 use vcalloc::solver::Deadline;
 

@@ -5,11 +5,10 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use vcalloc::periodic::knapsack::{Item, Knapsack};
-use vcalloc::periodic::knapsack_bnb::{branch_and_bound, NodeSolver, Search};
-use vcalloc::periodic::knapsack_relax::{directional, Bound, Relaxed};
-use vcalloc::periodic::knapsack_search::directional_search;
-use vcalloc::periodic::knapsack_socp::Socp;
+use vcalloc::periodic::knapsack::{
+    branch_and_bound, directional, directional_search, Bound, Item, Knapsack, NodeSolver, Relaxed,
+    Search, Socp,
+};
 use vcalloc::solver::Deadline;
 
 fn random_knapsack(seed: u64, items: usize, amplitude: bool) -> Knapsack {

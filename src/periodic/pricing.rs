@@ -3,9 +3,7 @@
 //! the greedy finds no improving column (or always, with `exact_every_iteration`).
 
 use super::instance::Instance;
-use super::knapsack::{Item, Knapsack};
-use super::knapsack_bnb::{branch_and_bound, NodeSolver, Search};
-use super::knapsack_relax::Bound;
+use super::knapsack::{branch_and_bound, Bound, Item, Knapsack, NodeSolver, Search};
 use crate::colgen::{Column, Priced, Pricing};
 use crate::error::Result;
 use crate::solver::Deadline;

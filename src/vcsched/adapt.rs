@@ -16,8 +16,7 @@
 //! load vector lexicographically, so the search ends.
 
 use super::allocation::{host_loads, placement_min_yield, Placement};
-use super::instance::Instance;
-use super::method::BUDGET_TOLERANCE;
+use super::instance::{Instance, BUDGET_TOLERANCE};
 use super::{mcb, relabel};
 
 /// What the heuristic found.

@@ -15,6 +15,9 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::path::Path;
 
+/// Slack allowed on the migration budget (rounding in sums of memory needs).
+pub const BUDGET_TOLERANCE: f64 = 1e-9;
+
 /// Largest number of hosts accepted.
 pub const MAX_HOSTS: usize = 1_000_000;
 

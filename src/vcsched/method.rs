@@ -2,7 +2,7 @@
 //! of them into a [`Solution`] with its bound and gap.
 
 use super::allocation::{allocate_within, memory_feasible, Placement};
-use super::instance::Instance;
+use super::instance::{Instance, BUDGET_TOLERANCE};
 use super::relaxation::{self, Route};
 use super::solution::{JobGrant, Solution};
 use super::{adapt, greedy, mcb, milp, relabel, rounding};
@@ -414,9 +414,6 @@ fn fit_budget(inst: &Instance, mut found: Found) -> Found {
     }
     found
 }
-
-/// Slack allowed on the migration budget (rounding in sums of memory needs).
-pub const BUDGET_TOLERANCE: f64 = 1e-9;
 
 /// Scores a placement against the best bound and builds the solution file.
 fn finish(

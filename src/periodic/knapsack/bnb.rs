@@ -14,12 +14,12 @@
 //! Pruning is against `max(incumbent, threshold)`: a pricing only needs columns worth more than
 //! the threshold, so a complete search proves `optimum ≤ max(best, threshold)`.
 
-use super::knapsack::Knapsack;
-use super::knapsack_lp::{cancel, slack_basis, Basis, Cancel};
-use super::knapsack_relax::{fix_by_reduced_costs, Bound, NodeView, Relaxed};
-use super::knapsack_rows::{may_beat, BUDGET, GATE, ROW_TRIAL, ROW_YIELD};
-use super::knapsack_search::{directional_search, disc_search, rim_search};
-use super::knapsack_socp::Socp;
+use super::lp::{cancel, slack_basis, Basis, Cancel};
+use super::relax::{fix_by_reduced_costs, Bound, NodeView, Relaxed};
+use super::rows::{may_beat, BUDGET, GATE, ROW_TRIAL, ROW_YIELD};
+use super::search::{directional_search, disc_search, rim_search};
+use super::socp::Socp;
+use super::Knapsack;
 use crate::error::Result;
 use crate::solver::Deadline;
 use serde::{Deserialize, Serialize};
@@ -76,10 +76,10 @@ pub struct Search {
     /// Feasibility-based bound tightening at every node (see [`Knapsack::tighten`]).
     pub tighten: bool,
     /// Prune nodes whose integer knapsack along the relaxation's direction cannot beat the
-    /// target (see [`super::knapsack_rows`]; after reduced-cost fixing, so only with `fixing`).
+    /// target (see [`super::rows`]; after reduced-cost fixing, so only with `fixing`).
     pub integer_rows: bool,
     /// With the directional node solver: solve each node's cancelling LP (see
-    /// [`super::knapsack_lp`]) and take its direction when the relaxation cancels the phases;
+    /// [`super::lp`]) and take its direction when the relaxation cancels the phases;
     /// when it does not and the parent's direction is on the rim, search the rim
     /// ([`rim_search`]) instead of the disc.
     pub cancel_lp: bool,

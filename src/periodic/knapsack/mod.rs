@@ -6,6 +6,18 @@
 //! `knapsack_socp.rs` Clarabel's node SOCP, `knapsack_rows.rs` the integer row test,
 //! `knapsack_bnb.rs` the exact branch-and-bound.
 
+mod bnb;
+mod lp;
+mod relax;
+mod rows;
+mod search;
+mod socp;
+
+pub use bnb::{branch_and_bound, NodeSolver, Search, Solved};
+pub use relax::{directional, Bound, Relaxed};
+pub use search::directional_search;
+pub use socp::Socp;
+
 use super::peak::norm;
 
 /// One candidate job of the knapsack.

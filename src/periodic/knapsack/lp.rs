@@ -14,7 +14,7 @@
 //! The bound itself is always the directional bound evaluated at `e*`, valid for any direction:
 //! the LP only says where to look, so its round-off cannot make a bound invalid.
 
-use super::knapsack_relax::{into_disc, NodeView};
+use super::relax::{into_disc, NodeView};
 
 /// A basis of the three rows: item indices, or `n + r` for the slack of row `r` (`n` items).
 pub type Basis = [usize; 3];
@@ -294,11 +294,11 @@ fn inverse(cols: [[f64; 3]; 3]) -> Option<[[f64; 3]; 3]> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::knapsack::tests::random_item;
-    use super::super::knapsack::{Item, Knapsack};
-    use super::super::knapsack_relax::{directional, Bound, Relaxed};
-    use super::super::knapsack_search::rim_search;
-    use super::super::knapsack_socp::Socp;
+    use super::super::relax::{directional, Bound, Relaxed};
+    use super::super::search::rim_search;
+    use super::super::socp::Socp;
+    use super::super::tests::random_item;
+    use super::super::{Item, Knapsack};
     use super::*;
     use crate::solver::{solve, Bounds, Deadline, HighsSettings, LinearModel, LinearStatus, Sense};
     use rand::{Rng, SeedableRng};

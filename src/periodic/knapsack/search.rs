@@ -7,8 +7,8 @@
 //! `knapsack_lp.rs` says so), whose minimiser is on the rim. Where the LP does cancel the
 //! phases, its direction is the minimiser and no search is needed.
 
-use super::knapsack::Knapsack;
-use super::knapsack_relax::{into_disc, Bound, NodeView, Probe, Relaxed};
+use super::relax::{into_disc, Bound, NodeView, Probe, Relaxed};
+use super::Knapsack;
 
 /// Pattern-search moves per node. Measured on a 100-job large-task instance (docs/results.md):
 /// 2 moves left bounds so loose that nodes grew tenfold; 40 made each node 3x dearer for
@@ -116,7 +116,7 @@ pub const RIM_EVALUATIONS: usize = 10;
 
 /// The directional bound minimised along the rim of the disc, `e = (cos θ, sin θ)`, from the
 /// angle of `e0` (with its evaluation `at_start` when known): for nodes whose relaxation does
-/// not cancel the phases ([`super::knapsack_lp`] says so), the minimiser is on the rim, and a
+/// not cancel the phases ([`super::lp`] says so), the minimiser is on the rim, and a
 /// one-dimensional search uses the evaluations better than compass moves in the plane. The
 /// derivative in `θ` is `−λ v·(−sin θ, cos θ)` (the subgradient `−λ v` along the tangent): steps
 /// grow downhill until it changes sign, then the bracket shrinks by safeguarded secant steps.

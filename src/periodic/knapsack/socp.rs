@@ -5,8 +5,8 @@
 //! from the cone multipliers (the Lagrangian below), never from the solver's primal value, and
 //! is tightened by the directional bound along them (`knapsack_relax.rs`).
 
-use super::knapsack::Knapsack;
-use super::knapsack_relax::{directional, into_disc, Bound, Relaxed};
+use super::relax::{directional, into_disc, Bound, Relaxed};
+use super::Knapsack;
 use crate::error::Result;
 use crate::solver::{BoxSocp, Deadline, SocpOutcome};
 

@@ -9,8 +9,8 @@
 //! search (Horowitz–Sahni: items by ratio, most copies first, Dantzig's bound from prefix
 //! sums), with a budget beyond which the node is kept.
 
-use super::knapsack::FIT_TOLERANCE;
-use super::knapsack_relax::{ratio_order, NodeView};
+use super::relax::{ratio_order, NodeView};
+use super::FIT_TOLERANCE;
 
 /// Depth-first nodes one test may use; past it the node is kept. Measured on Large/Large
 /// seed 5: 300 left 2,000 of 36,000 tests undecided for 1.5% more branch-and-bound nodes than

@@ -11,7 +11,7 @@
 //! file evaluates one direction (the fractional bound, Martello–Toth's `U2`) and holds
 //! reduced-cost fixing along a direction.
 
-use super::knapsack::{Knapsack, FIT_TOLERANCE};
+use super::{Knapsack, FIT_TOLERANCE};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 
@@ -186,7 +186,7 @@ impl<'a> NodeView<'a> {
 
     /// The bound along `e` alone, without the maximiser (a node screened with its parent's
     /// direction), and the fractional evaluation there, from which
-    /// [`super::knapsack_search::disc_search`] can start.
+    /// [`super::search::disc_search`] can start.
     /// `None` when the node is infeasible.
     pub fn screen(&self, e: [f64; 2], bound: Bound) -> Option<(f64, Probe)> {
         let (value, d) = fractional(self, e, bound, None)?;
@@ -510,8 +510,8 @@ mod tests {
     /// fresh view, whatever was evaluated before.
     #[test]
     fn evaluations_do_not_depend_on_the_previous_order() {
-        use super::super::knapsack::tests::random_item;
-        use super::super::knapsack::Item;
+        use super::super::tests::random_item;
+        use super::super::Item;
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let dir = |rng: &mut ChaCha8Rng| {
             let t = std::f64::consts::TAU * rng.random::<f64>();
