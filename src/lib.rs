@@ -28,6 +28,7 @@
 
 pub mod colgen;
 pub mod error;
+pub mod evolving;
 pub mod experiment;
 mod input;
 mod outcome;

@@ -39,6 +39,11 @@ pub enum Cmd {
     Sweep(Sweep),
     /// Join shards.
     Merge { dirs: Vec<PathBuf>, out: PathBuf },
+    /// A study.
+    Study {
+        name: String,
+        args: vcalloc::problem::StudyArgs,
+    },
 }
 
 /// `solve PROBLEM FILE --method M …`.
@@ -210,6 +215,30 @@ fn sweep_command(name: &'static str, title: &'static str) -> Command {
         ))
 }
 
+fn study_command(name: &'static str, title: &'static str) -> Command {
+    Command::new(name)
+        .about(title)
+        .arg(
+            value("out", "DIR", "Output folder: report.md and plots")
+                .required(true)
+                .value_parser(clap::value_parser!(PathBuf)),
+        )
+        .arg(
+            value("seed", "N", "Base seed")
+                .default_value("1")
+                .value_parser(clap::value_parser!(u64)),
+        )
+        .arg(
+            value(
+                "instances",
+                "N",
+                "Tests or instances (default: the paper's)",
+            )
+            .value_parser(clap::value_parser!(usize)),
+        )
+        .arg(path("settings", "The problem's settings, JSON or TOML"))
+}
+
 /// The whole command line.
 pub fn command() -> Command {
     let problems = registry();
@@ -219,6 +248,9 @@ pub fn command() -> Command {
     for e in problems {
         for s in e.sweeps() {
             experiment = experiment.subcommand(sweep_command(s.name, s.title));
+        }
+        for s in e.studies() {
+            experiment = experiment.subcommand(study_command(s.name, s.title));
         }
     }
     experiment = experiment.subcommand(
@@ -355,6 +387,17 @@ const SEED: Flag = Flag::takes("seed", Target::Spec, "seed", "N", "");
 
 fn experiment(m: &ArgMatches) -> Cmd {
     let (name, s) = m.subcommand().expect("a sweep is required");
+    if vcalloc::problem::find_study(name).is_some() {
+        return Cmd::Study {
+            name: name.to_string(),
+            args: vcalloc::problem::StudyArgs {
+                out: s.get_one::<PathBuf>("out").cloned().expect("required"),
+                seed: *s.get_one::<u64>("seed").expect("defaulted"),
+                count: s.get_one::<usize>("instances").copied(),
+                settings: s.get_one::<PathBuf>("settings").cloned(),
+            },
+        };
+    }
     if name == "merge" {
         return Cmd::Merge {
             dirs: s

@@ -38,6 +38,7 @@ pub fn run(cmd: Cmd) -> i32 {
         }),
         Cmd::Sweep(s) => super::experiment::sweep(&s),
         Cmd::Merge { dirs, out } => super::experiment::merge(&dirs, &out),
+        Cmd::Study { name, args } => super::experiment::study(&name, &args),
     };
     match result {
         Ok(code) => code,

@@ -40,3 +40,20 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> vcalloc::Result<i32> {
     println!("merged {n} rows into {}", results_path(out).display());
     Ok(0)
 }
+
+pub fn study(name: &str, args: &vcalloc::problem::StudyArgs) -> vcalloc::Result<i32> {
+    let study =
+        vcalloc::problem::find_study(name).expect("the command line lists registered studies");
+    std::fs::create_dir_all(&args.out).map_err(|source| vcalloc::Error::Io {
+        path: args.out.clone(),
+        source,
+    })?;
+    let text = (study.run)(args)?;
+    let path = args.out.join("report.md");
+    std::fs::write(&path, &text).map_err(|source| vcalloc::Error::Io {
+        path: path.clone(),
+        source,
+    })?;
+    println!("{name}: report.md and plots in {}", args.out.display());
+    Ok(0)
+}

@@ -23,7 +23,8 @@ pub mod registry;
 pub use certificate::{Certificate, Sense};
 pub use config::{apply_flags, parse_value, settings_from_file, spec_from_flags, Applied};
 pub use registry::{
-    find, find_sweep, registry, Answer, Entry, InstanceRef, MethodRun, SolveRequest, SweepInfo,
+    find, find_study, find_sweep, registry, Answer, Entry, InstanceRef, MethodRun, SolveRequest,
+    SweepInfo,
 };
 
 use crate::error::Result;
@@ -225,6 +226,31 @@ pub struct SweepInstance<S> {
     pub spec: S,
 }
 
+/// A study: a paper's experiment that is more than a sweep of independent solves (tables of
+/// ratios between methods, simulations); it writes its own files into `out` and returns the
+/// Markdown of its report.
+pub struct Study {
+    /// Name on the command line (`experiment NAME`).
+    pub name: &'static str,
+    /// One line.
+    pub title: &'static str,
+    /// Runs the study.
+    pub run: fn(&StudyArgs) -> Result<String>,
+}
+
+/// What every study takes.
+#[derive(Debug, Clone)]
+pub struct StudyArgs {
+    /// Output folder (created); `report.md` is written there from the returned text.
+    pub out: std::path::PathBuf,
+    /// Base seed.
+    pub seed: u64,
+    /// Instances or tests (`None`: the paper's count).
+    pub count: Option<usize>,
+    /// The problem's settings file.
+    pub settings: Option<std::path::PathBuf>,
+}
+
 /// A problem family. Implement this, add one line to [`registry::REGISTRY`], and the CLI,
 /// verify, settings files, sweeps and reports work for the family.
 pub trait Problem: Sized + 'static {
@@ -298,6 +324,10 @@ pub trait Problem: Sized + 'static {
     /// The report of one sweep's rows: Markdown (the papers' numbers beside ours) and plots.
     fn report(_set: &str, _rows: &[&Row]) -> (String, Vec<Plot>) {
         (String::new(), Vec::new())
+    }
+    /// The problem's studies.
+    fn studies() -> Vec<Study> {
+        Vec::new()
     }
 }
 

@@ -15,6 +15,7 @@ use std::path::Path;
 static REGISTRY: &[&dyn Entry] = &[
     &Registered::<crate::vcsched::VcSched>(PhantomData),
     &Registered::<crate::periodic::Periodic>(PhantomData),
+    &Registered::<crate::evolving::Evolving>(PhantomData),
 ];
 
 /// Every registered problem.
@@ -40,6 +41,14 @@ pub fn find(name: &str) -> std::result::Result<&'static dyn Entry, String> {
 /// The text of `vcalloc demo`: the first family's demo (VCSched's).
 pub fn demo() -> Result<String> {
     crate::vcsched::demo()
+}
+
+/// The study called `name`.
+pub fn find_study(name: &str) -> Option<super::Study> {
+    REGISTRY
+        .iter()
+        .flat_map(|e| e.studies())
+        .find(|s| s.name == name)
 }
 
 /// The problem whose sweep is called `sweep`.
@@ -163,6 +172,8 @@ pub trait Entry: Sync {
     fn check_settings(&self, file: &Path) -> Result<()>;
     /// The report of one sweep's rows.
     fn report(&self, set: &str, rows: &[&Row]) -> (String, Vec<Plot>);
+    /// The problem's studies.
+    fn studies(&self) -> Vec<super::Study>;
 }
 
 /// The [`Entry`] of a [`Problem`].
@@ -362,5 +373,8 @@ impl<P: Problem> Entry for Registered<P> {
 
     fn report(&self, set: &str, rows: &[&Row]) -> (String, Vec<Plot>) {
         P::report(set, rows)
+    }
+    fn studies(&self) -> Vec<super::Study> {
+        P::studies()
     }
 }

@@ -1,0 +1,272 @@
+//! The methods of §5.1, their settings, the solution they answer with and [`solve`].
+
+use super::fit::ExpandLimit;
+use super::instance::Instance;
+use super::metrics::{app_metrics, system_metrics, AppMetrics, SystemMetrics};
+use super::schedule::{list_schedule, rigid_backfill};
+use crate::error::Result;
+use crate::problem::{Certificate, Sense};
+use serde::{Deserialize, Serialize};
+
+/// A scheduling method of Tables 1–2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Method {
+    /// Each app as one step `(Σ d, max n)`, conservative backfilling in list order.
+    Rigid,
+    /// Algorithm 1, expand limit 1.
+    Nox,
+    /// Algorithm 1, expand limit `Settings::limited_expand` (2 in the paper).
+    X2,
+    /// 2X followed by compacting.
+    X2c,
+    /// Algorithm 1, no expand limit.
+    Infx,
+    /// infX followed by compacting.
+    Infxc,
+}
+
+impl Method {
+    /// Every method, in the tables' row order.
+    pub fn all() -> [Method; 6] {
+        use Method::*;
+        [Rigid, Nox, X2, X2c, Infx, Infxc]
+    }
+    /// Name on the command line and in files.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Method::Rigid => "rigid",
+            Method::Nox => "nox",
+            Method::X2 => "2x",
+            Method::X2c => "2x+c",
+            Method::Infx => "infx",
+            Method::Infxc => "infx+c",
+        }
+    }
+    /// The row label of the paper's tables.
+    pub fn paper_name(&self) -> &'static str {
+        match self {
+            Method::Rigid => "rigid",
+            Method::Nox => "noX",
+            Method::X2 => "2X",
+            Method::X2c => "2X+c",
+            Method::Infx => "infX",
+            Method::Infxc => "infX+c",
+        }
+    }
+    /// One line for `--help` and reports.
+    pub fn description(&self) -> &'static str {
+        match self {
+            Method::Rigid => "rigid baseline: one block of max n over Σd, conservative backfilling",
+            Method::Nox => "Algorithm 1, fit without expansion (l = 1)",
+            Method::X2 => "Algorithm 1, fit with expand limit l (default 2)",
+            Method::X2c => "Algorithm 1, fit with expand limit l (default 2), then compacting",
+            Method::Infx => "Algorithm 1, fit with unlimited expansion",
+            Method::Infxc => "Algorithm 1, fit with unlimited expansion, then compacting",
+        }
+    }
+    /// The expand limit the method schedules under (rigid and noX: 1).
+    pub fn expand_limit(&self, settings: &Settings) -> ExpandLimit {
+        match self {
+            Method::Rigid | Method::Nox => ExpandLimit::NONE,
+            Method::X2 | Method::X2c => ExpandLimit::Finite(settings.limited_expand),
+            Method::Infx | Method::Infxc => ExpandLimit::Infinite,
+        }
+    }
+    /// Whether the compacting post-pass runs.
+    pub fn compacting(&self) -> bool {
+        matches!(self, Method::X2c | Method::Infxc)
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        crate::input::by_name(s, Method::all(), Method::name)
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which code path computes the rigid baseline; both give the same schedule (a test checks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RigidPath {
+    /// Algorithm 1 with noX on the one-step EPs (the fast path).
+    Fit,
+    /// The from-scratch conservative backfilling of `schedule::rigid_backfill`.
+    Backfill,
+}
+
+/// Settings of the evolving methods. Every tunable number of the family lives here.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// The expand limit `l` of the 2X methods (the paper: 2). Integer so `l·d` stays exact.
+    pub limited_expand: u32,
+    /// How the rigid baseline is computed.
+    pub rigid_path: RigidPath,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            limited_expand: 2,
+            rigid_path: RigidPath::Fit,
+        }
+    }
+}
+
+impl Settings {
+    /// Rejects values no method can honour; the message names the key.
+    pub fn validate(&self) -> std::result::Result<(), String> {
+        if self.limited_expand < 1 {
+            return Err(format!(
+                "limited_expand = {}: the expand limit must be at least 1",
+                self.limited_expand
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// One app's schedule and its metrics.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AppSchedule {
+    /// The app's name, copied from the instance.
+    pub name: String,
+    /// `s_1 < … < s_K`: the start of each step. For rigid schedules the steps run back to back
+    /// inside the block `[s_1, s_1 + Σ d)`, which holds `max n` nodes throughout.
+    pub starts: Vec<i64>,
+    /// Its §5.1 metrics.
+    pub metrics: AppMetrics,
+}
+
+/// A schedule of every app plus the metrics of §5.1.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Solution {
+    /// Objective: the makespan; bound: [`makespan_lower_bound`]; `optimal` only when the
+    /// two meet (these heuristics prove nothing else).
+    pub certificate: Certificate,
+    /// The expand limit C1 was scheduled under.
+    pub expand_limit: ExpandLimit,
+    /// Whether each app holds one rigid block of `max n` nodes.
+    pub rigid: bool,
+    /// Compacting passes rejected (kept the uncompacted fit).
+    pub compaction_rejections: u64,
+    /// Per app, in instance order.
+    pub apps: Vec<AppSchedule>,
+    /// System metrics.
+    pub metrics: SystemMetrics,
+}
+
+/// Runs `method` on `inst`. `Err` only for bad settings or an instance that fails
+/// validation (re-checked here because the fit loops forever on a step wider than `N`).
+pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Solution> {
+    let began = std::time::Instant::now();
+    let mut sol = schedule(inst, method, settings)?;
+    sol.certificate.seconds = began.elapsed().as_secs_f64();
+    Ok(sol)
+}
+
+fn schedule(inst: &Instance, method: Method, settings: &Settings) -> Result<Solution> {
+    inst.validate(std::path::Path::new("<instance>"))?;
+    settings.validate().map_err(|why| {
+        crate::error::InputError::new(
+            "<settings>",
+            crate::error::Location::Field("settings".into()),
+            "",
+            why,
+        )
+    })?;
+    let limit = method.expand_limit(settings);
+    let rigid = method == Method::Rigid;
+    let (block_starts, rejections) = if rigid && settings.rigid_path == RigidPath::Backfill {
+        (
+            rigid_backfill(inst).into_iter().map(|s| vec![s]).collect(),
+            0,
+        )
+    } else {
+        let ls = list_schedule(inst, limit, method.compacting(), rigid);
+        (ls.starts, ls.compaction_rejections)
+    };
+    Ok(build_solution(
+        inst,
+        method,
+        limit,
+        rigid,
+        block_starts,
+        rejections,
+    ))
+}
+
+/// Assembles the solution: rigid block starts become per-step starts, metrics are computed.
+pub fn build_solution(
+    inst: &Instance,
+    method: Method,
+    limit: ExpandLimit,
+    rigid: bool,
+    starts: Vec<Vec<i64>>,
+    rejections: u64,
+) -> Solution {
+    let mut apps = Vec::with_capacity(inst.apps.len());
+    for (app, s) in inst.apps.iter().zip(starts) {
+        let s = if rigid {
+            let mut t = s[0];
+            app.steps
+                .iter()
+                .map(|st| {
+                    let here = t;
+                    t += st.duration;
+                    here
+                })
+                .collect()
+        } else {
+            s
+        };
+        let metrics = app_metrics(app, &s, rigid);
+        apps.push(AppSchedule {
+            name: app.name.clone(),
+            starts: s,
+            metrics,
+        });
+    }
+    let am: Vec<AppMetrics> = apps.iter().map(|a| a.metrics.clone()).collect();
+    let metrics = system_metrics(inst, &am);
+    let mut certificate = Certificate::new(super::NAME, method.name(), Sense::Minimize);
+    certificate.scored(
+        metrics.makespan as f64,
+        makespan_lower_bound(inst) as f64,
+        0.0,
+    );
+    Solution {
+        certificate,
+        expand_limit: limit,
+        rigid,
+        compaction_rejections: rejections,
+        metrics,
+        apps,
+    }
+}
+
+crate::certified!(Solution);
+
+/// A lower bound on the makespan of any schedule of `inst` that starts at 0, whatever the
+/// expand limit: the longest app cannot finish before `Σ d_k`, and the cluster cannot run the
+/// used area `Σ n_k d_k` faster than `N` nodes at a time.
+pub fn makespan_lower_bound(inst: &Instance) -> i64 {
+    let longest = inst
+        .apps
+        .iter()
+        .map(|a| a.total_duration())
+        .max()
+        .unwrap_or(0);
+    let area: i128 = inst.apps.iter().map(|a| i128::from(a.used_area())).sum();
+    let n = i128::from(inst.nodes.max(1));
+    let by_area = ((area + n - 1) / n) as i64;
+    longest.max(by_area)
+}
