@@ -32,6 +32,7 @@ pub mod evolving;
 pub mod experiment;
 mod input;
 mod outcome;
+pub mod pcec;
 pub mod periodic;
 pub mod problem;
 pub mod solver;

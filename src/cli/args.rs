@@ -237,6 +237,14 @@ fn study_command(name: &'static str, title: &'static str) -> Command {
             .value_parser(clap::value_parser!(usize)),
         )
         .arg(path("settings", "The problem's settings, JSON or TOML"))
+        .arg(
+            value(
+                "input",
+                "DIR",
+                "Folder of published data the study reads (e.g. ../shared/traces)",
+            )
+            .value_parser(clap::value_parser!(PathBuf)),
+        )
 }
 
 /// The whole command line.
@@ -395,6 +403,7 @@ fn experiment(m: &ArgMatches) -> Cmd {
                 seed: *s.get_one::<u64>("seed").expect("defaulted"),
                 count: s.get_one::<usize>("instances").copied(),
                 settings: s.get_one::<PathBuf>("settings").cloned(),
+                input: s.get_one::<PathBuf>("input").cloned(),
             },
         };
     }

@@ -249,6 +249,8 @@ pub struct StudyArgs {
     pub count: Option<usize>,
     /// The problem's settings file.
     pub settings: Option<std::path::PathBuf>,
+    /// A folder of published data the study reads (traces, benchmark sets), where it needs one.
+    pub input: Option<std::path::PathBuf>,
 }
 
 /// A problem family. Implement this, add one line to [`registry::REGISTRY`], and the CLI,

@@ -16,6 +16,7 @@ static REGISTRY: &[&dyn Entry] = &[
     &Registered::<crate::vcsched::VcSched>(PhantomData),
     &Registered::<crate::periodic::Periodic>(PhantomData),
     &Registered::<crate::evolving::Evolving>(PhantomData),
+    &Registered::<crate::pcec::Pcec>(PhantomData),
 ];
 
 /// Every registered problem.

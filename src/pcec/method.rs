@@ -1,0 +1,137 @@
+//! Methods (placement policies) and the tunable numbers of the simulation.
+
+use serde::{Deserialize, Serialize};
+
+/// How the head job of the FCFS queue picks a free VM (§III.A).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// Highest EC; ties in PM-major order (A1, A2, …, B1, …): co-locates jobs (Fig. 4a).
+    Ec,
+    /// Highest PC, then highest EC, then PM-major index (Fig. 4b).
+    Pc,
+    /// Highest EC; ties in VM-major order (A1, B1, C1, …, A2, …): the load-balanced EC of
+    /// Fig. 7's left-most point (an interpretation).
+    EcLb,
+    /// Every non-delay FCFS dispatch sequence, keeping the one of least mean XF (tiny
+    /// instances only).
+    Enumerate,
+}
+
+impl Method {
+    /// The command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Ec => "ec",
+            Method::Pc => "pc",
+            Method::EcLb => "ec-lb",
+            Method::Enumerate => "enumerate",
+        }
+    }
+
+    /// One line for `--help` and reports.
+    pub fn description(self) -> &'static str {
+        match self {
+            Method::Ec => {
+                "FCFS, free VM of highest equilibrium capacity, ties PM-major (packs PMs)"
+            }
+            Method::Pc => "FCFS, free VM of highest potential capacity, then EC, then index",
+            Method::EcLb => {
+                "FCFS, free VM of highest equilibrium capacity, ties VM-major (spreads)"
+            }
+            Method::Enumerate => {
+                "best mean XF over all non-delay FCFS dispatch choices (≤ 8 jobs, ≤ 4 VMs)"
+            }
+        }
+    }
+
+    /// Every method.
+    pub fn all() -> [Method; 4] {
+        [Method::Ec, Method::Pc, Method::EcLb, Method::Enumerate]
+    }
+
+    /// The three greedy policies of the paper's experiments.
+    pub fn policies() -> [Method; 3] {
+        [Method::Ec, Method::Pc, Method::EcLb]
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        crate::input::by_name(s, Method::all(), |m| m.name())
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Every tunable number of the simulation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// Factor applied to every submit time (stretches inter-arrival times; > 1 lowers the load).
+    pub arrival_factor: f64,
+    /// `threshold` of Eq. 3, the bounded-slowdown floor on the ideal run time, seconds.
+    pub xf_threshold: f64,
+    /// Number of equal arrival-time bins for the per-bin XF and utilisation (Figs. 5–6).
+    pub bins: usize,
+    /// Two capacities closer than this are a tie (then the next criterion decides).
+    pub tie_tolerance: f64,
+    /// Largest job count `enumerate` accepts.
+    pub enumerate_max_jobs: usize,
+    /// Largest VM count `enumerate` accepts.
+    pub enumerate_max_vms: usize,
+    /// Relative tolerance of `verify` (work conservation, recomputed metrics).
+    pub verify_tolerance: f64,
+    /// A queue longer than this starts a "queueing episode" (the paper explains its 4.7
+    /// ratio by three intervals where EC queued over 20 jobs).
+    pub queue_episode_threshold: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            arrival_factor: 1.0,
+            xf_threshold: 10.0,
+            bins: 50,
+            tie_tolerance: 1e-12,
+            enumerate_max_jobs: 8,
+            enumerate_max_vms: 4,
+            verify_tolerance: 1e-9,
+            queue_episode_threshold: 20,
+        }
+    }
+}
+
+impl Settings {
+    /// Checks every value; the message names the key.
+    pub fn validate(&self) -> std::result::Result<(), String> {
+        let pos = |k: &str, v: f64| {
+            if v.is_finite() && v > 0.0 {
+                Ok(())
+            } else {
+                Err(format!("{k} must be a finite number > 0, got {v}"))
+            }
+        };
+        pos("arrival_factor", self.arrival_factor)?;
+        pos("xf_threshold", self.xf_threshold)?;
+        pos("verify_tolerance", self.verify_tolerance)?;
+        if !(self.tie_tolerance.is_finite() && self.tie_tolerance >= 0.0) {
+            return Err(format!(
+                "tie_tolerance must be a finite number ≥ 0, got {}",
+                self.tie_tolerance
+            ));
+        }
+        if self.bins == 0 {
+            return Err("bins must be ≥ 1".into());
+        }
+        if self.enumerate_max_jobs > 12 || self.enumerate_max_vms > 8 {
+            return Err("enumerate_max_jobs ≤ 12 and enumerate_max_vms ≤ 8 keep the enumeration finite in practice".into());
+        }
+        Ok(())
+    }
+}

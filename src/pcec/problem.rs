@@ -1,0 +1,257 @@
+//! PC/EC as a [`Problem`]: the simulation's policies, flags and the paper's study for the
+//! registry.
+
+use super::experiment::{run, ExperimentSpec};
+use super::{generate, GenSpec, Instance, Method, Settings, Solution, SwfOptions, VmSpec};
+use crate::error::Result;
+use crate::problem::{Common, Flag, Invalid, Problem, Sense, Study, StudyArgs, Target, Validate};
+use crate::solver::Deadline;
+use crate::Violation;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The VM capacity metrics family (Liu et al.).
+pub struct Pcec;
+
+/// How an instance is read: JSON as it is; an SWF trace (`.swf`, `.swf.gz`) onto a cluster of
+/// this shape, serial jobs only, submit times shifted to 0.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Load {
+    /// PMs of a trace's cluster (paper: 30).
+    pub pms: usize,
+    /// VMs per PM (paper: 4).
+    pub vms_per_pm: usize,
+    /// Keep the first this many serial jobs of a trace (paper: 10,000).
+    pub jobs: Option<usize>,
+}
+
+impl Default for Load {
+    fn default() -> Self {
+        Load {
+            pms: 30,
+            vms_per_pm: 4,
+            jobs: None,
+        }
+    }
+}
+
+impl Validate for Load {
+    fn validate(&self) -> std::result::Result<(), Invalid> {
+        if self.pms == 0 {
+            return Err(Invalid::new("pms", 0, "must be at least 1"));
+        }
+        if self.vms_per_pm == 0 {
+            return Err(Invalid::new("vms_per_pm", 0, "must be at least 1"));
+        }
+        if self.jobs == Some(0) {
+            return Err(Invalid::new("jobs", 0, "must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+impl Validate for Settings {
+    fn validate(&self) -> std::result::Result<(), Invalid> {
+        Settings::validate(self).map_err(|why| {
+            let key = why
+                .split([' ', ':', '='])
+                .next()
+                .unwrap_or("settings")
+                .to_string();
+            Invalid::new(&key, "", why)
+        })
+    }
+}
+
+impl Validate for GenSpec {
+    fn validate(&self) -> std::result::Result<(), Invalid> {
+        if self.pms == 0 || self.vms_per_pm == 0 || self.jobs == 0 {
+            return Err(Invalid::new(
+                "pms",
+                self.pms,
+                "pms, vms_per_pm and jobs must be at least 1",
+            ));
+        }
+        if !(self.mean_interarrival.is_finite() && self.mean_interarrival > 0.0) {
+            return Err(Invalid::new(
+                "mean_interarrival",
+                self.mean_interarrival,
+                "must be > 0",
+            ));
+        }
+        if !(self.work_min.is_finite()
+            && self.work_min > 0.0
+            && self.work_max >= self.work_min
+            && self.work_max.is_finite())
+        {
+            return Err(Invalid::new(
+                "work_min",
+                self.work_min,
+                "need 0 < work_min ≤ work_max, finite",
+            ));
+        }
+        Ok(())
+    }
+}
+
+const S: Target = Target::Settings;
+const L: Target = Target::Load;
+const G: Target = Target::Spec;
+
+impl Problem for Pcec {
+    const NAME: &'static str = super::NAME;
+    const TITLE: &'static str =
+        "PC/EC: FCFS dispatch of jobs to VMs sharing PMs, by potential or equilibrium capacity (Liu et al.)";
+    const SENSE: Sense = Sense::Minimize;
+    type Instance = Instance;
+    type Solution = Solution;
+    type Method = Method;
+    type Settings = Settings;
+    type Load = Load;
+    type Spec = GenSpec;
+    type Memo = ();
+
+    fn methods() -> Vec<(Method, &'static str)> {
+        Method::all()
+            .into_iter()
+            .map(|m| (m, m.description()))
+            .collect()
+    }
+
+    fn flags() -> Vec<Flag> {
+        vec![
+            Flag::takes(
+                "pms",
+                L,
+                "pms",
+                "N",
+                "PMs of a trace's cluster (default 30)",
+            ),
+            Flag::takes("vms-per-pm", L, "vms_per_pm", "N", "VMs per PM (default 4)"),
+            Flag::takes(
+                "jobs",
+                L,
+                "jobs",
+                "N",
+                "Keep the first N serial jobs of a trace",
+            ),
+            Flag::takes(
+                "arrival-factor",
+                S,
+                "arrival_factor",
+                "F",
+                "Multiply every submit time by F (> 1 lowers the load)",
+            ),
+            Flag::takes(
+                "xf-threshold",
+                S,
+                "xf_threshold",
+                "SECONDS",
+                "Bounded-slowdown floor of Eq. 3 (default 10)",
+            ),
+            Flag::takes(
+                "bins",
+                S,
+                "bins",
+                "N",
+                "Arrival-time bins of the per-bin figures (default 50)",
+            ),
+            Flag::takes("pms", G, "pms", "N", "PMs (default 2)"),
+            Flag::takes("vms-per-pm", G, "vms_per_pm", "N", "VMs per PM (default 2)"),
+            Flag::takes("jobs", G, "jobs", "N", "Jobs (default 8)"),
+            Flag::takes(
+                "mean-interarrival",
+                G,
+                "mean_interarrival",
+                "SECONDS",
+                "Mean inter-arrival time",
+            ),
+        ]
+    }
+
+    fn configure(_settings: &mut Settings, _common: &Common) {}
+
+    fn load(path: &Path, load: &Load) -> Result<Instance> {
+        let json = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        if json {
+            return Instance::from_json(&crate::input::read_text(path)?, path);
+        }
+        let opts = SwfOptions {
+            serial_only: true,
+            max_jobs: load.jobs,
+        };
+        Instance::from_swf(path, &opts, load.pms, load.vms_per_pm, VmSpec::default())
+    }
+
+    fn solve(
+        inst: &Instance,
+        method: Method,
+        settings: &Settings,
+        _deadline: &Deadline,
+        _memo: &(),
+    ) -> Result<Solution> {
+        let began = std::time::Instant::now();
+        let mut sol = super::solve(inst, method, settings)?;
+        sol.certificate.seconds = began.elapsed().as_secs_f64();
+        Ok(sol)
+    }
+
+    fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
+        super::verify(inst, sol)
+    }
+
+    fn generate(spec: &GenSpec) -> Result<Instance> {
+        Ok(generate(spec, spec.seed))
+    }
+
+    fn describe(inst: &Instance) -> String {
+        format!(
+            "{} jobs on {} PMs × {} VMs",
+            inst.jobs.len(),
+            inst.pms,
+            inst.vms_per_pm
+        )
+    }
+
+    fn studies() -> Vec<Study> {
+        vec![Study {
+            name: "pcec-paper",
+            title: "Liu et al. Figs. 5–7 on the SWF traces of --input (default ../shared/traces), and PC against the best non-delay FCFS dispatch on tiny instances",
+            run: paper_study,
+        }]
+    }
+}
+
+/// Figs. 5–7 and the enumeration study.
+fn paper_study(args: &StudyArgs) -> Result<String> {
+    let mut spec = ExperimentSpec::default();
+    if let Some(dir) = &args.input {
+        for t in &mut spec.traces {
+            let file = t
+                .path
+                .file_name()
+                .map(|f| f.to_os_string())
+                .unwrap_or_default();
+            t.path = dir.join(file);
+        }
+    }
+    if let Some(n) = args.count {
+        spec.jobs = n;
+    }
+    let report = run(&spec)?;
+    super::plot::write_plots(&report, &args.out)?;
+    let settings: Settings = crate::problem::apply_flags(args.settings.as_deref(), &[])?;
+    let tiny = GenSpec {
+        seed: args.seed,
+        ..GenSpec::default()
+    };
+    let enumeration = super::enumerate::study(&tiny, 200, &settings)?;
+    Ok(format!(
+        "{}\n\n{}",
+        report.to_markdown(),
+        enumeration.to_markdown()
+    ))
+}
