@@ -1,0 +1,356 @@
+//! The rebalance problem's API: methods, settings, solution, `solve` and `verify`.
+
+use super::instance::{Instance, Res};
+use super::placement::{global_ideal, node_allocation, vm_error};
+use super::share::ErrorNorm;
+use super::tabu::{brute_force, tabu_search, SearchResult, TabuParams};
+use crate::error::{InputError, Location, Result};
+use crate::outcome::{Status, Violation};
+use serde::{Deserialize, Serialize};
+
+/// How a rebalance instance is solved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// The §3.1 tabu search.
+    Tabu,
+    /// Exhaustive enumeration of placements (tiny instances; the test oracle).
+    Brute,
+    /// No migration: evaluates the current placement (the baseline every method must beat).
+    Keep,
+}
+
+impl Method {
+    /// Name used on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Tabu => "tabu",
+            Method::Brute => "brute",
+            Method::Keep => "keep",
+        }
+    }
+    /// One-line description.
+    pub fn description(self) -> &'static str {
+        match self {
+            Method::Tabu => "tabu search of Merkat §3.1 (largest-error VM to its best node)",
+            Method::Brute => "exhaustive search over placements within K and M (tiny instances)",
+            Method::Keep => "no migration: the current placement's allocations and errors",
+        }
+    }
+    /// Every method.
+    pub fn all() -> [Method; 3] {
+        [Method::Tabu, Method::Brute, Method::Keep]
+    }
+}
+
+/// Tunables of the rebalancer. The paper gives none of ε, M, τ, I; the defaults are issue 21's.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// `ε`: balancing runs only while the largest error exceeds it (default 0.05).
+    pub epsilon: f64,
+    /// `M` override; `None` takes the instance's `migrations` (the issue's default is 3).
+    pub migrations: Option<usize>,
+    /// `τ`: iterations a (VM, source node) pair stays tabu (default 7).
+    pub tabu_tenure: usize,
+    /// `I`: tabu iterations per period (default 50).
+    pub iterations: usize,
+    /// How CPU and memory errors combine into `E_v` (default: normalised by node capacity).
+    pub error_norm: ErrorNorm,
+    /// The brute force refuses instances with more than this many raw placements `n^m`.
+    pub brute_limit: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            epsilon: 0.05,
+            migrations: None,
+            tabu_tenure: 7,
+            iterations: 50,
+            error_norm: ErrorNorm::NodeCapacity,
+            brute_limit: 5_000_000,
+        }
+    }
+}
+
+impl Settings {
+    /// Checks every value; the message names the key.
+    pub fn validate(&self) -> std::result::Result<(), String> {
+        if !self.epsilon.is_finite() || self.epsilon < 0.0 {
+            return Err(format!(
+                "epsilon = {} must be finite and non-negative",
+                self.epsilon
+            ));
+        }
+        if self.brute_limit == 0 {
+            return Err("brute_limit must be at least 1".into());
+        }
+        Ok(())
+    }
+
+    /// `M` when set, else `default` (the simulation's default is the issue's 3).
+    pub fn migration_limit_or(&self, default: usize) -> usize {
+        self.migrations.unwrap_or(default)
+    }
+
+    /// The migration limit in force for `inst`.
+    pub fn migration_limit(&self, inst: &Instance) -> usize {
+        self.migrations.unwrap_or(inst.migrations)
+    }
+}
+
+/// A rebalancing answer with every metric `verify` recomputes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Solution {
+    /// Method name.
+    pub method: String,
+    /// Proven optimal (brute) or merely feasible (tabu, keep).
+    pub status: Status,
+    /// Node of each VM after rebalancing.
+    pub placement: Vec<usize>,
+    /// Enforced allocation `a_v` of each VM on its new node.
+    pub alloc: Vec<Res>,
+    /// Global ideal `g_v` over the pooled capacity.
+    pub ideal: Vec<Res>,
+    /// Error `E_v` of each VM.
+    pub error: Vec<f64>,
+    /// `max_v E_v`.
+    pub max_error: f64,
+    /// `max_v E_v` of the initial placement.
+    pub initial_max_error: f64,
+    /// VMs whose node changed.
+    pub moves: usize,
+    /// The limit `M` the method respected.
+    pub migration_limit: usize,
+    /// The error normalisation the numbers use.
+    pub error_norm: ErrorNorm,
+    /// Pooled price per resource (the global ideal's price).
+    pub global_price: Res,
+    /// Price per node and resource after rebalancing.
+    pub node_price: Vec<Res>,
+    /// Tabu iterations or placements enumerated.
+    pub iterations: u64,
+    /// Lower bound on the optimal max error within `M` (exact methods only).
+    pub bound: Option<f64>,
+}
+
+/// Builds the full solution record of a placement (allocations, errors, prices, moves).
+pub fn evaluate(inst: &Instance, placement: Vec<usize>, norm: ErrorNorm, limit: usize) -> Solution {
+    let (ideal, global_price) = global_ideal(inst);
+    let mut alloc = vec![Res::default(); inst.vms.len()];
+    let mut node_price = Vec::with_capacity(inst.nodes.len());
+    for (n, cap) in inst.nodes.iter().enumerate() {
+        let members: Vec<usize> = (0..placement.len())
+            .filter(|&v| placement[v] == n)
+            .collect();
+        node_price.push(node_allocation(inst, cap, &members, &mut alloc));
+    }
+    let error: Vec<f64> = (0..inst.vms.len())
+        .map(|v| {
+            let node = inst.nodes[placement[v]];
+            vm_error(&alloc[v], &ideal[v], &inst.vms[v].cap, &node, norm)
+        })
+        .collect();
+    let max_error = error.iter().copied().fold(0.0, f64::max);
+    let initial: Vec<usize> = inst.vms.iter().map(|v| v.node).collect();
+    let initial_max_error = if initial == placement {
+        max_error
+    } else {
+        evaluate(inst, initial.clone(), norm, limit).max_error
+    };
+    let moves = placement
+        .iter()
+        .zip(&initial)
+        .filter(|(a, b)| a != b)
+        .count();
+    Solution {
+        method: String::new(),
+        status: Status::Feasible,
+        placement,
+        alloc,
+        ideal,
+        error,
+        max_error,
+        initial_max_error,
+        moves,
+        migration_limit: limit,
+        error_norm: norm,
+        global_price,
+        node_price,
+        iterations: 0,
+        bound: None,
+    }
+}
+
+/// Solves a rebalance instance. `Err` only for a brute force on an instance too large.
+pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Solution> {
+    let limit = settings.migration_limit(inst);
+    let norm = settings.error_norm;
+    let found: SearchResult = match method {
+        Method::Keep => SearchResult {
+            placement: inst.vms.iter().map(|v| v.node).collect(),
+            max_error: f64::NAN,
+            iterations: 0,
+        },
+        Method::Tabu => tabu_search(
+            inst,
+            &TabuParams {
+                epsilon: settings.epsilon,
+                migrations: limit,
+                tenure: settings.tabu_tenure,
+                iterations: settings.iterations,
+                norm,
+            },
+        ),
+        Method::Brute => brute_force(inst, limit, norm, settings.brute_limit).ok_or_else(|| {
+            let raw = format!("{}^{}", inst.nodes.len(), inst.vms.len());
+            InputError::new(
+                "<arguments>",
+                Location::Argument("--method".into()),
+                raw,
+                format!(
+                    "too many placements for brute force (limit {})",
+                    settings.brute_limit
+                ),
+            )
+        })?,
+    };
+    let mut sol = evaluate(inst, found.placement, norm, limit);
+    sol.method = method.name().into();
+    sol.iterations = found.iterations;
+    if method == Method::Brute {
+        sol.status = Status::Optimal;
+        sol.bound = Some(sol.max_error);
+    }
+    Ok(sol)
+}
+
+/// Appends violations for reported allocations, ideals and errors that differ from `re`.
+fn compare_vectors(re: &Solution, sol: &Solution, out: &mut Vec<Violation>) {
+    let v = |c: &'static str, d: String| Violation {
+        constraint: c,
+        detail: d,
+    };
+    let vecs_ok = |a: &[Res], b: &[Res]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| close(x.cpu, y.cpu) && close(x.mem, y.mem))
+    };
+    if !vecs_ok(&re.alloc, &sol.alloc) {
+        out.push(v(
+            "alloc",
+            "reported allocations differ from Eq. 1 on the nodes".into(),
+        ));
+    }
+    if !vecs_ok(&re.ideal, &sol.ideal) {
+        out.push(v(
+            "ideal",
+            "reported global ideal differs from Eq. 1 on the pooled capacity".into(),
+        ));
+    }
+    if sol.error.len() != re.error.len()
+        || sol.error.iter().zip(&re.error).any(|(a, b)| !close(*a, *b))
+    {
+        out.push(v(
+            "error",
+            "reported per-VM errors differ from the recomputed ones".into(),
+        ));
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs()))
+}
+
+/// Re-checks a solution from scratch: placement shape and nodes, `K` per node, moves within
+/// the limit and counted right, no worse than the start, and every allocation, ideal, error
+/// and maximum recomputed.
+pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let v = |c: &'static str, d: String| Violation {
+        constraint: c,
+        detail: d,
+    };
+    if sol.placement.len() != inst.vms.len() {
+        out.push(v(
+            "shape",
+            format!(
+                "{} placements for {} VMs",
+                sol.placement.len(),
+                inst.vms.len()
+            ),
+        ));
+        return out;
+    }
+    if let Some(i) = sol.placement.iter().position(|&n| n >= inst.nodes.len()) {
+        out.push(v(
+            "node",
+            format!("VM {i} on unknown node {}", sol.placement[i]),
+        ));
+        return out;
+    }
+    let mut count = vec![0usize; inst.nodes.len()];
+    sol.placement.iter().for_each(|&n| count[n] += 1);
+    for (n, &c) in count.iter().enumerate() {
+        if c > inst.max_vms_per_node {
+            out.push(v(
+                "max-vms",
+                format!("node {n} holds {c} > K = {}", inst.max_vms_per_node),
+            ));
+        }
+    }
+    let re = evaluate(
+        inst,
+        sol.placement.clone(),
+        sol.error_norm,
+        sol.migration_limit,
+    );
+    if re.moves > sol.migration_limit {
+        out.push(v(
+            "migrations",
+            format!("{} moves > M = {}", re.moves, sol.migration_limit),
+        ));
+    }
+    if re.moves != sol.moves {
+        out.push(v(
+            "moves",
+            format!("reported {}, recomputed {}", sol.moves, re.moves),
+        ));
+    }
+    if !close(re.max_error, sol.max_error) {
+        out.push(v(
+            "max-error",
+            format!("reported {}, recomputed {}", sol.max_error, re.max_error),
+        ));
+    }
+    if !close(re.initial_max_error, sol.initial_max_error) {
+        out.push(v(
+            "initial-error",
+            format!(
+                "reported {}, recomputed {}",
+                sol.initial_max_error, re.initial_max_error
+            ),
+        ));
+    }
+    if re.max_error > re.initial_max_error + 1e-12 {
+        out.push(v(
+            "no-worse",
+            format!(
+                "max error {} above the initial {}",
+                re.max_error, re.initial_max_error
+            ),
+        ));
+    }
+    compare_vectors(&re, sol, &mut out);
+    if let Some(b) = sol.bound {
+        if b > sol.max_error + 1e-9 {
+            out.push(v(
+                "bound",
+                format!("bound {b} above the max error {}", sol.max_error),
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,140 @@
+//! Cross-module tests of the rebalancer: the paper's golden example, tabu against the brute
+//! force, and `verify` catching tampered solutions.
+
+use super::*;
+use crate::outcome::Status;
+
+#[test]
+fn golden_example_of_section_3_1() {
+    let inst = Instance::paper_example();
+    let sol = solve(&inst, Method::Keep, &Settings::default()).unwrap();
+    for v in 0..3 {
+        assert!((sol.ideal[v].cpu - 37.5).abs() < 1e-9);
+        assert!((sol.alloc[v].cpu - 100.0 / 3.0).abs() < 1e-9);
+        assert!((sol.error[v] * 100.0 - 4.1666666).abs() < 1e-5);
+    }
+    for v in 3..5 {
+        assert!((sol.ideal[v].cpu - 93.75).abs() < 1e-9);
+        assert!((sol.alloc[v].cpu - 100.0).abs() < 1e-9);
+        assert!((sol.error[v] * 100.0 - 6.25).abs() < 1e-9);
+    }
+    assert!((sol.global_price.cpu - 96.0 / 300.0).abs() < 1e-12);
+    assert!(verify(&inst, &sol).is_empty());
+    // The paper's placement is the best one: brute force agrees, tabu cannot improve it.
+    let brute = solve(&inst, Method::Brute, &Settings::default()).unwrap();
+    assert!((brute.max_error - 0.0625).abs() < 1e-12);
+    assert_eq!(brute.status, Status::Optimal);
+    let tabu = solve(&inst, Method::Tabu, &Settings::default()).unwrap();
+    assert!((tabu.max_error - 0.0625).abs() < 1e-12);
+    assert!(verify(&inst, &tabu).is_empty());
+}
+
+#[test]
+fn error_is_zero_on_one_node() {
+    for seed in 0..20 {
+        let spec = GenSpec {
+            nodes_min: 1,
+            nodes_max: 1,
+            ..GenSpec::default()
+        };
+        let inst = generate(&spec, seed);
+        let sol = solve(&inst, Method::Keep, &Settings::default()).unwrap();
+        assert!(sol.max_error < 1e-12, "seed {seed}: {}", sol.max_error);
+    }
+}
+
+fn tiny(seed: u64) -> Instance {
+    let spec = GenSpec {
+        nodes_min: 2,
+        nodes_max: 3,
+        max_vms_per_node: 4,
+        fill: (0.4, 0.7),
+        migrations: (seed % 4) as usize,
+        ..GenSpec::default()
+    };
+    let mut inst = generate(&spec, seed);
+    inst.vms.truncate(8);
+    inst
+}
+
+#[test]
+fn brute_is_no_worse_than_tabu_and_tabu_keeps_its_promises() {
+    let settings = Settings {
+        epsilon: 0.0,
+        ..Settings::default()
+    };
+    for seed in 0..150 {
+        let inst = tiny(seed);
+        let brute = solve(&inst, Method::Brute, &settings).unwrap();
+        let tabu = solve(&inst, Method::Tabu, &settings).unwrap();
+        let keep = solve(&inst, Method::Keep, &settings).unwrap();
+        assert!(brute.max_error <= tabu.max_error + 1e-12, "seed {seed}");
+        assert!(tabu.max_error <= keep.max_error + 1e-12, "seed {seed}");
+        assert!(tabu.moves <= inst.migrations, "seed {seed}");
+        assert!(
+            verify(&inst, &tabu).is_empty(),
+            "seed {seed}: {:?}",
+            verify(&inst, &tabu)
+        );
+        assert!(verify(&inst, &brute).is_empty(), "seed {seed}");
+    }
+}
+
+#[test]
+fn tabu_over_generated_instances_respects_limits() {
+    for seed in 0..30 {
+        let inst = generate(&GenSpec::default(), seed);
+        let sol = solve(&inst, Method::Tabu, &Settings::default()).unwrap();
+        assert!(sol.moves <= inst.migrations);
+        assert!(sol.max_error <= sol.initial_max_error + 1e-12);
+        assert!(verify(&inst, &sol).is_empty());
+        let text = serde_json::to_string(&inst).unwrap();
+        let back = Instance::from_json(&text, std::path::Path::new("g.json")).unwrap();
+        // serde_json's default float parser may differ in the last bit; compare closely.
+        assert_eq!(back.vms.len(), inst.vms.len());
+        for (a, b) in back.vms.iter().zip(&inst.vms) {
+            assert!((a.bid.cpu - b.bid.cpu).abs() <= 1e-12 * b.bid.cpu.abs().max(1.0));
+            assert_eq!(a.node, b.node);
+        }
+    }
+}
+
+#[test]
+fn generator_is_deterministic() {
+    let a = serde_json::to_string(&generate(&GenSpec::default(), 7)).unwrap();
+    let b = serde_json::to_string(&generate(&GenSpec::default(), 7)).unwrap();
+    let c = serde_json::to_string(&generate(&GenSpec::default(), 8)).unwrap();
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+}
+
+#[test]
+fn verify_catches_tampering() {
+    let inst = tiny(3);
+    let sol = solve(&inst, Method::Tabu, &Settings::default()).unwrap();
+    let mut t = sol.clone();
+    t.max_error *= 0.5;
+    t.max_error -= 1e-3;
+    assert!(verify(&inst, &t)
+        .iter()
+        .any(|v| v.constraint == "max-error"));
+    let mut t = sol.clone();
+    t.moves += 1;
+    assert!(verify(&inst, &t).iter().any(|v| v.constraint == "moves"));
+    let mut t = sol.clone();
+    t.placement[0] = 99;
+    assert!(verify(&inst, &t).iter().any(|v| v.constraint == "node"));
+    let mut t = sol;
+    t.alloc[0].cpu += 0.5;
+    assert!(verify(&inst, &t).iter().any(|v| v.constraint == "alloc"));
+}
+
+#[test]
+fn settings_validate_names_the_key() {
+    let s = Settings {
+        epsilon: f64::NAN,
+        ..Settings::default()
+    };
+    assert!(s.validate().unwrap_err().contains("epsilon"));
+    assert!(Settings::default().validate().is_ok());
+}
