@@ -69,6 +69,66 @@ fn every_method_verifies_and_no_heuristic_beats_the_bound() {
 }
 
 #[test]
+fn exact_is_optimal_and_below_every_heuristic_on_a_small_instance() {
+    let d = tempfile::tempdir().unwrap();
+    let inst = d.path().join("small.json");
+    let inst_s = inst.to_str().unwrap();
+    ok(&[
+        "generate",
+        "evolving",
+        "--apps",
+        "3..4",
+        "--steps",
+        "1..3",
+        "--duration",
+        "1..4",
+        "--step-nodes",
+        "1..8",
+        "--nodes",
+        "16",
+        "--seed",
+        "5",
+        "--output",
+        inst_s,
+    ]);
+    let makespan = |m: &str, extra: &[&str]| {
+        let sol = d.path().join(format!("{m}.json"));
+        let mut args = vec![
+            "solve",
+            "evolving",
+            inst_s,
+            "--method",
+            m,
+            "--output",
+            sol.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        ok(&args);
+        assert!(ok(&["verify", inst_s, sol.to_str().unwrap()]).starts_with("ok:"));
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&sol).unwrap()).unwrap();
+        (
+            v["certificate"]["objective"].as_f64().unwrap(),
+            v["certificate"]["status"].clone(),
+        )
+    };
+    let (opt, status) = makespan("exact", &[]);
+    assert_eq!(status, "optimal");
+    for m in ["rigid", "nox"] {
+        assert!(makespan(m, &[]).0 >= opt, "{m} beat the noX optimum");
+    }
+    let (inf, status) = makespan("exact", &["--exact-expand", "\"infinite\""]);
+    assert_eq!(status, "optimal");
+    assert!(
+        inf <= opt,
+        "a looser expand limit cannot lengthen the optimum"
+    );
+    for m in ["infx", "infx+c", "2x"] {
+        assert!(makespan(m, &[]).0 >= inf, "{m} beat the infX optimum");
+    }
+}
+
+#[test]
 fn bad_instances_and_arguments_are_named() {
     let d = tempfile::tempdir().unwrap();
     for (text, fragments) in [

@@ -23,13 +23,21 @@ pub enum Method {
     Infx,
     /// infX followed by compacting.
     Infxc,
+    /// The time-indexed MILP (HiGHS): the least makespan over every schedule under the
+    /// expand limit `Settings::exact_expand` (not one of the paper's methods).
+    Exact,
 }
 
 impl Method {
-    /// Every method, in the tables' row order.
+    /// The paper's methods, in the tables' row order.
     pub fn all() -> [Method; 6] {
         use Method::*;
         [Rigid, Nox, X2, X2c, Infx, Infxc]
+    }
+    /// Every method: the paper's and `exact`.
+    pub fn with_exact() -> [Method; 7] {
+        use Method::*;
+        [Rigid, Nox, X2, X2c, Infx, Infxc, Exact]
     }
     /// Name on the command line and in files.
     pub fn name(&self) -> &'static str {
@@ -40,6 +48,7 @@ impl Method {
             Method::X2c => "2x+c",
             Method::Infx => "infx",
             Method::Infxc => "infx+c",
+            Method::Exact => "exact",
         }
     }
     /// The row label of the paper's tables.
@@ -51,6 +60,7 @@ impl Method {
             Method::X2c => "2X+c",
             Method::Infx => "infX",
             Method::Infxc => "infX+c",
+            Method::Exact => "exact",
         }
     }
     /// One line for `--help` and reports.
@@ -62,6 +72,9 @@ impl Method {
             Method::X2c => "Algorithm 1, fit with expand limit l (default 2), then compacting",
             Method::Infx => "Algorithm 1, fit with unlimited expansion",
             Method::Infxc => "Algorithm 1, fit with unlimited expansion, then compacting",
+            Method::Exact => {
+                "time-indexed MILP (HiGHS): the least makespan under exact_expand (small instances)"
+            }
         }
     }
     /// The expand limit the method schedules under (rigid and noX: 1).
@@ -70,6 +83,7 @@ impl Method {
             Method::Rigid | Method::Nox => ExpandLimit::NONE,
             Method::X2 | Method::X2c => ExpandLimit::Finite(settings.limited_expand),
             Method::Infx | Method::Infxc => ExpandLimit::Infinite,
+            Method::Exact => settings.exact_expand,
         }
     }
     /// Whether the compacting post-pass runs.
@@ -81,7 +95,7 @@ impl Method {
 impl std::str::FromStr for Method {
     type Err = String;
     fn from_str(s: &str) -> std::result::Result<Self, String> {
-        crate::input::by_name(s, Method::all(), Method::name)
+        crate::input::by_name(s, Method::with_exact(), Method::name)
     }
 }
 
@@ -109,6 +123,12 @@ pub struct Settings {
     pub limited_expand: u32,
     /// How the rigid baseline is computed.
     pub rigid_path: RigidPath,
+    /// `exact`: the expand limit of the MILP (`{"finite": 1}` is noX, `"infinite"` infX).
+    pub exact_expand: ExpandLimit,
+    /// `exact`: the largest model (start binaries) it builds; larger instances are refused.
+    pub exact_max_binaries: usize,
+    /// `exact`: HiGHS options.
+    pub highs: crate::solver::HighsSettings,
 }
 
 impl Default for Settings {
@@ -116,6 +136,9 @@ impl Default for Settings {
         Settings {
             limited_expand: 2,
             rigid_path: RigidPath::Fit,
+            exact_expand: ExpandLimit::NONE,
+            exact_max_binaries: 200_000,
+            highs: crate::solver::HighsSettings::default(),
         }
     }
 }
@@ -123,6 +146,9 @@ impl Default for Settings {
 impl Settings {
     /// Rejects values no method can honour; the message names the key.
     pub fn validate(&self) -> std::result::Result<(), String> {
+        if matches!(self.exact_expand, ExpandLimit::Finite(0)) {
+            return Err("exact_expand: the expand limit must be at least 1".into());
+        }
         if self.limited_expand < 1 {
             return Err(format!(
                 "limited_expand = {}: the expand limit must be at least 1",
@@ -167,8 +193,23 @@ pub struct Solution {
 /// Runs `method` on `inst`. `Err` only for bad settings or an instance that fails
 /// validation (re-checked here because the fit loops forever on a step wider than `N`).
 pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Solution> {
+    solve_within(inst, method, settings, &crate::solver::Deadline::none())
+}
+
+/// [`solve`] within `deadline` (only `exact` can use time: HiGHS then returns its incumbent and
+/// bound).
+pub fn solve_within(
+    inst: &Instance,
+    method: Method,
+    settings: &Settings,
+    deadline: &crate::solver::Deadline,
+) -> Result<Solution> {
     let began = std::time::Instant::now();
-    let mut sol = schedule(inst, method, settings)?;
+    let mut sol = if method == Method::Exact {
+        exact(inst, settings, deadline)?
+    } else {
+        schedule(inst, method, settings)?
+    };
     sol.certificate.seconds = began.elapsed().as_secs_f64();
     Ok(sol)
 }
@@ -202,6 +243,46 @@ fn schedule(inst: &Instance, method: Method, settings: &Settings) -> Result<Solu
         block_starts,
         rejections,
     ))
+}
+
+/// The MILP's schedule, scored against the better of its proven bound and the closed-form one.
+fn exact(
+    inst: &Instance,
+    settings: &Settings,
+    deadline: &crate::solver::Deadline,
+) -> Result<Solution> {
+    use super::milp::{solve_exact, ExactObjective};
+    inst.validate(std::path::Path::new("<instance>"))?;
+    let limit = settings.exact_expand;
+    let out = solve_exact(
+        inst,
+        limit,
+        ExactObjective::Makespan,
+        settings.exact_max_binaries,
+        &settings.highs,
+        deadline,
+    )?;
+    let Some(starts) = out.starts else {
+        return Err(crate::Error::Highs(
+            "the evolving MILP found no schedule within the deadline".into(),
+        ));
+    };
+    let mut sol = build_solution(inst, Method::Exact, limit, false, starts, 0);
+    let closed = makespan_lower_bound(inst) as f64;
+    // HiGHS's bound on an integer makespan rounds up (tolerance for its round-off).
+    let milp = out.bound.map_or(closed, |b| (b - 1e-6).ceil());
+    let bound = closed.max(milp).min(sol.metrics.makespan as f64);
+    let bound = if out.optimal {
+        sol.metrics.makespan as f64
+    } else {
+        bound
+    };
+    sol.certificate
+        .scored(sol.metrics.makespan as f64, bound, 0.0);
+    sol.certificate
+        .stats
+        .insert("milp_binaries".into(), out.binaries as f64);
+    Ok(sol)
 }
 
 /// Assembles the solution: rigid block starts become per-step starts, metrics are computed.

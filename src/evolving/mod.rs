@@ -15,6 +15,7 @@ pub mod generate;
 pub mod instance;
 pub mod method;
 pub mod metrics;
+pub mod milp;
 pub mod plots;
 mod problem;
 pub mod profile;

@@ -15,8 +15,14 @@ pub struct Evolving;
 
 impl Validate for Settings {
     fn validate(&self) -> std::result::Result<(), Invalid> {
-        Settings::validate(self)
-            .map_err(|why| Invalid::new("limited_expand", self.limited_expand, why))
+        Settings::validate(self).map_err(|why| {
+            let key = why
+                .split([' ', ':'])
+                .next()
+                .unwrap_or("settings")
+                .to_string();
+            Invalid::new(&key, "", why)
+        })
     }
 }
 
@@ -145,6 +151,7 @@ impl Problem for Evolving {
     fn flags() -> Vec<Flag> {
         vec![
             Flag::takes("limited-expand", Target::Settings, "limited_expand", "L", "Expand limit l of 2x and 2x+c (default 2)"),
+            Flag::takes("exact-expand", Target::Settings, "exact_expand", "{\"finite\":L}|\"infinite\"", "exact: the MILP's expand limit (default noX)"),
             Flag::takes("rigid-path", Target::Settings, "rigid_path", "fit|backfill", "How rigid is computed: Algorithm 1 on one-step profiles, or conservative backfilling"),
             Flag::takes("apps", G, "apps", "LO..HI", "Apps per test (default 15..20)"),
             Flag::takes("steps", G, "steps", "LO..HI", "Steps per app (default 1..10)"),
@@ -154,7 +161,11 @@ impl Problem for Evolving {
         ]
     }
 
-    fn configure(_settings: &mut Settings, _common: &Common) {}
+    fn configure(settings: &mut Settings, common: &Common) {
+        if let Some(t) = common.threads {
+            settings.highs.threads = t;
+        }
+    }
 
     fn load(path: &Path, _load: &()) -> Result<Instance> {
         Instance::from_json(&crate::input::read_text(path)?, path)
@@ -164,10 +175,10 @@ impl Problem for Evolving {
         inst: &Instance,
         method: Method,
         settings: &Settings,
-        _deadline: &Deadline,
+        deadline: &Deadline,
         _memo: &(),
     ) -> Result<Solution> {
-        super::solve(inst, method, settings)
+        super::method::solve_within(inst, method, settings, deadline)
     }
 
     fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
