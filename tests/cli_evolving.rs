@@ -192,3 +192,28 @@ fn the_paper_study_runs_small() {
     assert!(report.contains("N = 100") && report.contains("N = 112"));
     assert!(report.contains("Verify violations: 0"), "{report}");
 }
+
+#[test]
+fn the_exact_study_never_finds_a_heuristic_below_the_optimum() {
+    let d = tempfile::tempdir().unwrap();
+    ok(&[
+        "experiment",
+        "evolving-exact",
+        "--out",
+        d.path().to_str().unwrap(),
+        "--instances",
+        "3",
+    ]);
+    let report = std::fs::read_to_string(d.path().join("report.md")).unwrap();
+    // Every ratio to the proven optimum is at least 1.
+    for line in report
+        .lines()
+        .filter(|l| l.starts_with("| noX") || l.starts_with("| infX"))
+    {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        for k in [4, 5, 7, 8] {
+            let r: f64 = cells[k].parse().unwrap();
+            assert!(r >= 1.0 - 1e-9, "{line}");
+        }
+    }
+}

@@ -9,6 +9,7 @@
 //! The model, with the paper's numbering and every interpretation: `models/evolving.md`.
 
 pub mod brute;
+mod exact_study;
 pub mod experiment;
 pub mod fit;
 pub mod generate;

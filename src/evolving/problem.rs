@@ -206,6 +206,10 @@ impl Problem for Evolving {
             name: "evolving-paper",
             title: "Klein & Pérez 2011 §5: Tables 1–2 (1,000 tests, six methods) at N = 100 and N = 112, with the paper's numbers beside ours",
             run: paper_study,
+        }, Study {
+            name: "evolving-exact",
+            title: "Algorithm 1 against the MILP's proven optimum on small tests (3–6 apps, 1–4 steps, N = 16), in list order and in the best order",
+            run: super::exact_study::run,
         }]
     }
 }
