@@ -31,7 +31,6 @@ pub mod error;
 pub mod evolving;
 pub mod experiment;
 mod input;
-/// Built and tested; not yet registered (issue 21): reached as a library only.
 pub mod market;
 mod outcome;
 pub mod pcec;

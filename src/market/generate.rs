@@ -27,6 +27,8 @@ pub struct GenSpec {
     pub mem_bid_log: (f64, f64),
     /// `M` written into the instance.
     pub migrations: usize,
+    /// Seed of the random stream (the command line's `--seed`).
+    pub seed: u64,
 }
 
 impl Default for GenSpec {
@@ -45,6 +47,7 @@ impl Default for GenSpec {
             cpu_bid_log: (10f64.ln(), 1.0),
             mem_bid_log: (2f64.ln(), 1.0),
             migrations: 3,
+            seed: 0,
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod instance;
 pub mod ledger;
 pub mod placement;
 pub mod plot;
+mod problem;
 pub mod rebalance;
 pub mod satisfaction;
 pub mod scenario;
@@ -25,6 +26,10 @@ pub mod swf;
 pub mod tabu;
 
 pub use generate::{generate, GenSpec};
+pub use problem::Rebalance;
+
+/// The registry name of the rebalance problem.
+pub const NAME: &str = "rebalance";
 pub use instance::{Instance, Res, Vm};
 pub use rebalance::{evaluate, solve, verify, Method, Settings, Solution};
 pub use scenario::{AppKind, AppSpec, Job, Scenario};

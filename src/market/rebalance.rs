@@ -5,7 +5,8 @@ use super::placement::{global_ideal, node_allocation, vm_error};
 use super::share::ErrorNorm;
 use super::tabu::{brute_force, tabu_search, SearchResult, TabuParams};
 use crate::error::{InputError, Location, Result};
-use crate::outcome::{Status, Violation};
+use crate::outcome::Violation;
+use crate::problem::{Certificate, Sense};
 use serde::{Deserialize, Serialize};
 
 /// How a rebalance instance is solved.
@@ -102,11 +103,12 @@ impl Settings {
 
 /// A rebalancing answer with every metric `verify` recomputes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Solution {
-    /// Method name.
-    pub method: String,
-    /// Proven optimal (brute) or merely feasible (tabu, keep).
-    pub status: Status,
+    /// Objective: `max_v E_v` (minimised); bound: the brute force's optimum, or 0 (no error is
+    /// negative) for tabu and keep until the exact rebalancer exists; `optimal` for the brute
+    /// force only.
+    pub certificate: Certificate,
     /// Node of each VM after rebalancing.
     pub placement: Vec<usize>,
     /// Enforced allocation `a_v` of each VM on its new node.
@@ -131,9 +133,9 @@ pub struct Solution {
     pub node_price: Vec<Res>,
     /// Tabu iterations or placements enumerated.
     pub iterations: u64,
-    /// Lower bound on the optimal max error within `M` (exact methods only).
-    pub bound: Option<f64>,
 }
+
+crate::certified!(Solution);
 
 /// Builds the full solution record of a placement (allocations, errors, prices, moves).
 pub fn evaluate(inst: &Instance, placement: Vec<usize>, norm: ErrorNorm, limit: usize) -> Solution {
@@ -164,9 +166,10 @@ pub fn evaluate(inst: &Instance, placement: Vec<usize>, norm: ErrorNorm, limit: 
         .zip(&initial)
         .filter(|(a, b)| a != b)
         .count();
+    let mut certificate = Certificate::new(super::NAME, "", Sense::Minimize);
+    certificate.scored(max_error, 0.0, 0.0);
     Solution {
-        method: String::new(),
-        status: Status::Feasible,
+        certificate,
         placement,
         alloc,
         ideal,
@@ -179,7 +182,6 @@ pub fn evaluate(inst: &Instance, placement: Vec<usize>, norm: ErrorNorm, limit: 
         global_price,
         node_price,
         iterations: 0,
-        bound: None,
     }
 }
 
@@ -217,11 +219,11 @@ pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Sol
         })?,
     };
     let mut sol = evaluate(inst, found.placement, norm, limit);
-    sol.method = method.name().into();
+    sol.certificate.method = method.name().into();
     sol.iterations = found.iterations;
     if method == Method::Brute {
-        sol.status = Status::Optimal;
-        sol.bound = Some(sol.max_error);
+        let e = sol.max_error;
+        sol.certificate.scored(e, e, 0.0);
     }
     Ok(sol)
 }
@@ -344,13 +346,29 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
         ));
     }
     compare_vectors(&re, sol, &mut out);
-    if let Some(b) = sol.bound {
-        if b > sol.max_error + 1e-9 {
-            out.push(v(
-                "bound",
-                format!("bound {b} above the max error {}", sol.max_error),
-            ));
-        }
+    let c = &sol.certificate;
+    if !c.objective.is_some_and(|o| close(o, re.max_error)) {
+        out.push(v(
+            "objective",
+            format!(
+                "reported {:?}, recomputed max error {}",
+                c.objective, re.max_error
+            ),
+        ));
+    }
+    // Only the brute force proves a bound above 0 (it cannot be re-proven here but must not
+    // pass the solution's own error).
+    let brute = c.method == Method::Brute.name();
+    match c.bound {
+        Some(b) if b > re.max_error + 1e-9 => out.push(v(
+            "bound",
+            format!("bound {b} above the max error {}", re.max_error),
+        )),
+        Some(b) if !brute && b > 0.0 => out.push(v(
+            "bound",
+            format!("{} proves no bound above 0, claims {b}", c.method),
+        )),
+        _ => {}
     }
     out
 }

@@ -23,7 +23,7 @@ fn golden_example_of_section_3_1() {
     // The paper's placement is the best one: brute force agrees, tabu cannot improve it.
     let brute = solve(&inst, Method::Brute, &Settings::default()).unwrap();
     assert!((brute.max_error - 0.0625).abs() < 1e-12);
-    assert_eq!(brute.status, Status::Optimal);
+    assert_eq!(brute.certificate.status, Status::Optimal);
     let tabu = solve(&inst, Method::Tabu, &Settings::default()).unwrap();
     assert!((tabu.max_error - 0.0625).abs() < 1e-12);
     assert!(verify(&inst, &tabu).is_empty());

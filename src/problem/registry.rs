@@ -17,6 +17,7 @@ static REGISTRY: &[&dyn Entry] = &[
     &Registered::<crate::periodic::Periodic>(PhantomData),
     &Registered::<crate::evolving::Evolving>(PhantomData),
     &Registered::<crate::pcec::Pcec>(PhantomData),
+    &Registered::<crate::market::Rebalance>(PhantomData),
 ];
 
 /// Every registered problem.

@@ -1,0 +1,163 @@
+//! The §3.1 rebalance problem as a [`Problem`]: the tabu search, the brute force and the
+//! no-migration baseline for the registry.
+
+use super::generate::{generate, GenSpec};
+use super::instance::Instance;
+use super::rebalance::{solve, verify, Method, Settings, Solution};
+use crate::error::Result;
+use crate::problem::{Common, Flag, Invalid, Problem, Sense, Target, Validate};
+use crate::solver::Deadline;
+use crate::Violation;
+use std::path::Path;
+
+/// Rebalancing VMs across nodes so that each gets close to its share of the pooled market
+/// (Merkat §3.1).
+pub struct Rebalance;
+
+impl std::str::FromStr for Method {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        crate::input::by_name(s, Method::all(), |m| m.name())
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Validate for Settings {
+    fn validate(&self) -> std::result::Result<(), Invalid> {
+        Settings::validate(self).map_err(|why| {
+            let key = why
+                .split([' ', ':', '='])
+                .next()
+                .unwrap_or("settings")
+                .to_string();
+            Invalid::new(&key, "", why)
+        })
+    }
+}
+
+impl Validate for GenSpec {
+    fn validate(&self) -> std::result::Result<(), Invalid> {
+        if self.nodes_min == 0 || self.nodes_max < self.nodes_min {
+            return Err(Invalid::new(
+                "nodes_min",
+                self.nodes_min,
+                "need 1 ≤ nodes_min ≤ nodes_max",
+            ));
+        }
+        if self.max_vms_per_node == 0 {
+            return Err(Invalid::new("max_vms_per_node", 0, "must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+impl Problem for Rebalance {
+    const NAME: &'static str = super::NAME;
+    const TITLE: &'static str =
+        "Rebalance: migrate VMs so each node's proportional share nears the pooled market's (Merkat §3.1)";
+    const SENSE: Sense = Sense::Minimize;
+    type Instance = Instance;
+    type Solution = Solution;
+    type Method = Method;
+    type Settings = Settings;
+    type Load = ();
+    type Spec = GenSpec;
+    type Memo = ();
+
+    fn methods() -> Vec<(Method, &'static str)> {
+        Method::all()
+            .into_iter()
+            .map(|m| (m, m.description()))
+            .collect()
+    }
+
+    fn flags() -> Vec<Flag> {
+        vec![
+            Flag::takes(
+                "migrations",
+                Target::Settings,
+                "migrations",
+                "M",
+                "Most VMs that may change node (default: the instance's)",
+            ),
+            Flag::takes(
+                "epsilon",
+                Target::Settings,
+                "epsilon",
+                "E",
+                "Stop once the largest error is at most E (default 0.05)",
+            ),
+            Flag::takes(
+                "tabu-tenure",
+                Target::Settings,
+                "tabu_tenure",
+                "T",
+                "Iterations a (VM, source) move stays tabu (default 7)",
+            ),
+            Flag::takes(
+                "iterations",
+                Target::Settings,
+                "iterations",
+                "I",
+                "Tabu iterations (default 50)",
+            ),
+            Flag::takes(
+                "nodes-min",
+                Target::Spec,
+                "nodes_min",
+                "N",
+                "Fewest nodes (default 4)",
+            ),
+            Flag::takes(
+                "nodes-max",
+                Target::Spec,
+                "nodes_max",
+                "N",
+                "Most nodes (default 20)",
+            ),
+            Flag::takes(
+                "migrations",
+                Target::Spec,
+                "migrations",
+                "M",
+                "The instance's migration limit",
+            ),
+        ]
+    }
+
+    fn configure(_settings: &mut Settings, _common: &Common) {}
+
+    fn load(path: &Path, _load: &()) -> Result<Instance> {
+        Instance::from_json(&crate::input::read_text(path)?, path)
+    }
+
+    fn solve(
+        inst: &Instance,
+        method: Method,
+        settings: &Settings,
+        _deadline: &Deadline,
+        _memo: &(),
+    ) -> Result<Solution> {
+        let began = std::time::Instant::now();
+        let mut sol = solve(inst, method, settings)?;
+        sol.certificate.seconds = began.elapsed().as_secs_f64();
+        Ok(sol)
+    }
+
+    fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
+        verify(inst, sol)
+    }
+
+    fn generate(spec: &GenSpec) -> Result<Instance> {
+        Ok(generate(spec, spec.seed))
+    }
+
+    fn describe(inst: &Instance) -> String {
+        format!("{} VMs on {} nodes", inst.vms.len(), inst.nodes.len())
+    }
+}

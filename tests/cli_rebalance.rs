@@ -1,0 +1,109 @@
+//! The rebalance problem (Merkat §3.1) through the command line: every method verified, the
+//! brute force optimal and no worse than tabu, tabu no worse than keeping the placement, bad
+//! input named.
+
+mod common;
+
+use common::{expect_input_error, vcalloc, write};
+
+fn solve(d: &tempfile::TempDir, inst: &str, m: &str) -> serde_json::Value {
+    let sol = d.path().join(format!("{m}.json"));
+    let out = vcalloc(&[
+        "solve",
+        "rebalance",
+        inst,
+        "--method",
+        m,
+        "--output",
+        sol.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = vcalloc(&["verify", inst, sol.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stdout));
+    serde_json::from_str(&std::fs::read_to_string(&sol).unwrap()).unwrap()
+}
+
+#[test]
+fn brute_bounds_tabu_and_tabu_improves_on_keep() {
+    let d = tempfile::tempdir().unwrap();
+    for seed in ["1", "2", "3"] {
+        let inst = d.path().join(format!("i{seed}.json"));
+        let s = inst.to_str().unwrap();
+        let out = vcalloc(&[
+            "generate",
+            "rebalance",
+            "--seed",
+            seed,
+            "--nodes-min",
+            "2",
+            "--nodes-max",
+            "3",
+            "--output",
+            s,
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let vms =
+            serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&inst).unwrap())
+                .unwrap()["vms"]
+                .as_array()
+                .unwrap()
+                .len();
+        let obj = |v: &serde_json::Value| v["certificate"]["objective"].as_f64().unwrap();
+        let keep = obj(&solve(&d, s, "keep"));
+        let tabu = obj(&solve(&d, s, "tabu"));
+        assert!(
+            tabu <= keep + 1e-12,
+            "seed {seed}: tabu {tabu} worse than keep {keep}"
+        );
+        if vms <= 9 {
+            let brute = solve(&d, s, "brute");
+            assert_eq!(brute["certificate"]["status"], "optimal");
+            assert!(obj(&brute) <= tabu + 1e-12, "seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn bad_instances_are_named() {
+    let d = tempfile::tempdir().unwrap();
+    let vm = |node: i64, bid: &str| {
+        format!(
+            r#"{{"node": {node}, "bid": {{"cpu": {bid}, "mem": 1}}, "cap": {{"cpu": 1, "mem": 900}}}}"#
+        )
+    };
+    let inst = |vms: &str| {
+        format!(
+            r#"{{"nodes": [{{"cpu": 8, "mem": 8192}}], "vms": [{vms}], "max_vms_per_node": 8, "migrations": 3}}"#
+        )
+    };
+    let p = write(&d, "neg.json", &inst(&vm(0, "-2")));
+    expect_input_error(
+        &[
+            "solve",
+            "rebalance",
+            p.to_str().unwrap(),
+            "--method",
+            "tabu",
+        ],
+        &["neg.json", "vms[0].bid.cpu"],
+    );
+    let p = write(&d, "node.json", &inst(&vm(3, "2")));
+    expect_input_error(
+        &[
+            "solve",
+            "rebalance",
+            p.to_str().unwrap(),
+            "--method",
+            "tabu",
+        ],
+        &["node.json", "vms[0].node"],
+    );
+}
