@@ -107,3 +107,23 @@ fn bad_instances_are_named() {
         &["node.json", "vms[0].node"],
     );
 }
+
+#[test]
+fn the_market_study_runs_and_sets_the_paper_beside_ours() {
+    let d = tempfile::tempdir().unwrap();
+    let out = vcalloc(&[
+        "experiment",
+        "market-paper",
+        "--out",
+        d.path().to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = std::fs::read_to_string(d.path().join("report.md")).unwrap();
+    for part in ["Fig. 6", "Fig. 7", "satisfaction", "2.79"] {
+        assert!(report.contains(part), "{part} missing");
+    }
+}
