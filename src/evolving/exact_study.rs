@@ -33,7 +33,8 @@ fn completion_of(app: &super::App, starts: &[i64]) -> i64 {
     starts.last().copied().unwrap_or(0) + app.steps.last().map_or(0, |s| s.duration)
 }
 
-fn permutations(n: usize) -> Vec<Vec<usize>> {
+/// Every order of `0..n`.
+pub(crate) fn permutations(n: usize) -> Vec<Vec<usize>> {
     if n == 0 {
         return vec![vec![]];
     }

@@ -232,20 +232,7 @@ fn tiny(rng: &mut ChaCha8Rng, apps: usize) -> Instance {
     }
 }
 
-fn permutations(n: usize) -> Vec<Vec<usize>> {
-    if n == 0 {
-        return vec![vec![]];
-    }
-    let mut out = Vec::new();
-    for p in permutations(n - 1) {
-        for pos in 0..=p.len() {
-            let mut q = p.clone();
-            q.insert(pos, n - 1);
-            out.push(q);
-        }
-    }
-    out
-}
+use super::exact_study::permutations;
 
 #[test]
 fn algorithm1_never_beats_the_exact_optimum() {

@@ -53,14 +53,7 @@ impl Validate for Load {
 
 impl Validate for Settings {
     fn validate(&self) -> std::result::Result<(), Invalid> {
-        Settings::validate(self).map_err(|why| {
-            let key = why
-                .split([' ', ':', '='])
-                .next()
-                .unwrap_or("settings")
-                .to_string();
-            Invalid::new(&key, "", why)
-        })
+        Settings::validate(self).map_err(Invalid::from_message)
     }
 }
 

@@ -133,6 +133,21 @@ pub struct Invalid {
 }
 
 impl Invalid {
+    /// A rejection from a message that starts with the key (`"limited_expand = 0: …"`), as
+    /// the families' own `validate` functions write them.
+    pub fn from_message(why: String) -> Self {
+        let key = why
+            .split([' ', ':', '='])
+            .next()
+            .unwrap_or("settings")
+            .to_string();
+        Invalid {
+            key,
+            value: String::new(),
+            reason: why,
+        }
+    }
+
     /// Builds a rejection.
     pub fn new(key: &str, value: impl ToString, reason: impl Into<String>) -> Self {
         Invalid {
