@@ -39,25 +39,25 @@ enum M {
     Best,
 }
 
-impl std::str::FromStr for M {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<M, String> {
-        match s {
-            "first" => Ok(M::First),
-            "best" => Ok(M::Best),
-            _ => Err(format!("unknown method `{s}`")),
+impl M {
+    fn all() -> [M; 2] {
+        [M::First, M::Best]
+    }
+    fn name(self) -> &'static str {
+        match self {
+            M::First => "first",
+            M::Best => "best",
+        }
+    }
+    fn description(self) -> &'static str {
+        match self {
+            M::First => "first item that fits",
+            M::Best => "exact: the largest",
         }
     }
 }
 
-impl std::fmt::Display for M {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            M::First => "first",
-            M::Best => "best",
-        })
-    }
-}
+vcalloc::method_table!(M, all);
 
 #[derive(Clone, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -99,12 +99,6 @@ impl Problem for Toy {
     type Spec = Spec;
     type Memo = ();
 
-    fn methods() -> Vec<(M, &'static str)> {
-        vec![
-            (M::First, "first item that fits"),
-            (M::Best, "exact: the largest"),
-        ]
-    }
     fn flags() -> Vec<Flag> {
         vec![
             Flag::takes(

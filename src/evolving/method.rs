@@ -92,18 +92,7 @@ impl Method {
     }
 }
 
-impl std::str::FromStr for Method {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        crate::input::by_name(s, Method::with_exact(), Method::name)
-    }
-}
-
-impl std::fmt::Display for Method {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+crate::method_table!(Method, with_exact);
 
 /// Which code path computes the rigid baseline; both give the same schedule (a test checks).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -134,13 +134,6 @@ impl Problem for Evolving {
     type Spec = Spec;
     type Memo = ();
 
-    fn methods() -> Vec<(Method, &'static str)> {
-        Method::all()
-            .into_iter()
-            .map(|m| (m, m.description()))
-            .collect()
-    }
-
     fn flags() -> Vec<Flag> {
         vec![
             Flag::takes("limited-expand", Target::Settings, "limited_expand", "L", "Expand limit l of 2x and 2x+c (default 2)"),

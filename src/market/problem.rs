@@ -14,18 +14,7 @@ use std::path::Path;
 /// (Merkat §3.1).
 pub struct Rebalance;
 
-impl std::str::FromStr for Method {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        crate::input::by_name(s, Method::all(), |m| m.name())
-    }
-}
-
-impl std::fmt::Display for Method {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+crate::method_table!(Method, all);
 
 impl Validate for Settings {
     fn validate(&self) -> std::result::Result<(), Invalid> {
@@ -61,13 +50,6 @@ impl Problem for Rebalance {
     type Load = ();
     type Spec = GenSpec;
     type Memo = ();
-
-    fn methods() -> Vec<(Method, &'static str)> {
-        Method::all()
-            .into_iter()
-            .map(|m| (m, m.description()))
-            .collect()
-    }
 
     fn flags() -> Vec<Flag> {
         vec![

@@ -56,18 +56,7 @@ impl Method {
     }
 }
 
-impl std::str::FromStr for Method {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        crate::input::by_name(s, Method::all(), |m| m.name())
-    }
-}
-
-impl std::fmt::Display for Method {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+crate::method_table!(Method, all);
 
 /// Every tunable number of the simulation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -105,13 +105,6 @@ impl Problem for Pcec {
     type Spec = GenSpec;
     type Memo = ();
 
-    fn methods() -> Vec<(Method, &'static str)> {
-        Method::all()
-            .into_iter()
-            .map(|m| (m, m.description()))
-            .collect()
-    }
-
     fn flags() -> Vec<Flag> {
         vec![
             Flag::takes(

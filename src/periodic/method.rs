@@ -66,18 +66,7 @@ impl Method {
     }
 }
 
-impl std::str::FromStr for Method {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        crate::input::by_name(s, Method::all(), Method::name)
-    }
-}
-
-impl std::fmt::Display for Method {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+crate::method_table!(Method, all);
 
 /// Settings of the periodic methods.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

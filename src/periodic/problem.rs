@@ -58,13 +58,6 @@ impl Problem for Periodic {
     type Spec = GenSpec;
     type Memo = ();
 
-    fn methods() -> Vec<(Method, &'static str)> {
-        Method::all()
-            .into_iter()
-            .map(|m| (m, m.description()))
-            .collect()
-    }
-
     fn flags() -> Vec<Flag> {
         vec![
             Flag::takes("format", Target::Load, "format", "json|bpplib", "Input format (guessed from the content when absent)"),

@@ -20,6 +20,8 @@ mod certificate;
 mod config;
 pub mod registry;
 
+#[doc(hidden)]
+pub use crate::input::by_name as method_by_name;
 pub use certificate::{Certificate, Sense};
 pub use config::{apply_flags, parse_value, settings_from_file, spec_from_flags, Applied};
 pub use registry::{
@@ -184,6 +186,44 @@ pub trait Validate {
 
 impl Validate for () {}
 
+/// A problem's methods as a table: every method in listing order, each with one line. The
+/// CLI parses and lists methods from it; [`method_table!`](crate::method_table) writes it,
+/// with `FromStr` and `Display`, from a family's own `name()`, `description()` and list.
+pub trait MethodTable: Copy + std::str::FromStr<Err = String> + std::fmt::Display {
+    /// Every method, in the order tables list them.
+    fn table() -> Vec<Self>;
+    /// One line: what the method does.
+    fn line(self) -> &'static str;
+}
+
+/// Implements [`MethodTable`], `FromStr` (case-insensitive, listing the names on a miss) and
+/// `Display` for a method enum with `name()`, `description()` and a list function.
+#[macro_export]
+macro_rules! method_table {
+    ($method:ty, $list:ident) => {
+        impl $crate::problem::MethodTable for $method {
+            fn table() -> Vec<Self> {
+                <$method>::$list().into_iter().collect()
+            }
+            fn line(self) -> &'static str {
+                self.description()
+            }
+        }
+        impl std::str::FromStr for $method {
+            type Err = String;
+            fn from_str(s: &str) -> std::result::Result<Self, String> {
+                $crate::problem::method_by_name(s, <$method>::$list(), |m| m.name())
+            }
+        }
+        impl std::fmt::Display for $method {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                let name = self.name();
+                f.write_str(AsRef::<str>::as_ref(&name))
+            }
+        }
+    };
+}
+
 /// Gives a solution type whose `certificate` field holds its [`Certificate`] the reading of
 /// the certificate's fields (`sol.status`, `sol.gap`…) and [`AsRef<Certificate>`].
 #[macro_export]
@@ -282,8 +322,8 @@ pub trait Problem: Sized + 'static {
     type Instance: Serialize;
     /// A method's answer: the [`Certificate`] and the problem's own payload.
     type Solution: Serialize + DeserializeOwned + AsRef<Certificate>;
-    /// A method, parsed from its name.
-    type Method: Copy + std::str::FromStr<Err = String> + std::fmt::Display;
+    /// A method, parsed from its name (see [`method_table!`](crate::method_table)).
+    type Method: MethodTable;
     /// Every knob of every method, with defaults; `--settings FILE` fills it.
     type Settings: Default + Clone + Serialize + DeserializeOwned + Validate;
     /// How an instance file is read (e.g. the host count of a CSV file).
@@ -295,7 +335,12 @@ pub trait Problem: Sized + 'static {
     type Memo: Default;
 
     /// Every method with a one-line description, in the order tables list them.
-    fn methods() -> Vec<(Self::Method, &'static str)>;
+    fn methods() -> Vec<(Self::Method, &'static str)> {
+        Self::Method::table()
+            .into_iter()
+            .map(|m| (m, m.line()))
+            .collect()
+    }
     /// The problem's flags of `solve` (settings and load options) and of `generate`.
     fn flags() -> Vec<Flag>;
     /// Maps the shared knobs onto the settings.

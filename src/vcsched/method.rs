@@ -99,18 +99,7 @@ impl Method {
     }
 }
 
-impl std::str::FromStr for Method {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        crate::input::by_name(s, Method::all(), Method::name)
-    }
-}
-
-impl std::fmt::Display for Method {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.name())
-    }
-}
+crate::method_table!(Method, all);
 
 /// Every limit and knob of the VCSched methods, with the paper's values as defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -112,13 +112,6 @@ impl Problem for VcSched {
     type Spec = GenSpec;
     type Memo = SharedRelaxation;
 
-    fn methods() -> Vec<(Method, &'static str)> {
-        Method::all()
-            .into_iter()
-            .map(|m| (m, m.description()))
-            .collect()
-    }
-
     fn flags() -> Vec<Flag> {
         vec![
             Flag::takes(
