@@ -18,6 +18,7 @@ static REGISTRY: &[&dyn Entry] = &[
     &Registered::<crate::evolving::Evolving>(PhantomData),
     &Registered::<crate::pcec::Pcec>(PhantomData),
     &Registered::<crate::market::Rebalance>(PhantomData),
+    &Registered::<crate::binpacking::BinPacking>(PhantomData),
 ];
 
 /// Every registered problem.
