@@ -40,7 +40,11 @@ fn brute(inst: &Instance) -> usize {
 fn random(rng: &mut ChaCha8Rng, case: usize) -> Instance {
     let capacity: u64 = rng.random_range(10..=40);
     let n = rng.random_range(3..=10);
-    let lo = if case.is_multiple_of(2) { 2 } else { capacity / 5 + 1 };
+    let lo = if case.is_multiple_of(2) {
+        2
+    } else {
+        capacity / 5 + 1
+    };
     let hi = if case.is_multiple_of(2) {
         capacity
     } else {

@@ -288,6 +288,14 @@ pub fn branch_and_price<P: BranchPricing>(
             }
         } else if nodes == 1 && settings.root_dive && !deadline.expired() {
             let d = dive(&mut master, pricing, &settings.dive, deadline)?;
+            debug!(
+                "root dive: {} bins, complete {}, {} steps, {} columns, {:.3}s",
+                d.counts.iter().sum::<u64>(),
+                d.complete,
+                d.steps,
+                d.columns_added,
+                d.seconds
+            );
             let cols = master.columns().to_vec();
             remember(&mut pool, &cols);
             if d.complete {

@@ -25,6 +25,9 @@ pub struct ColumnLp {
     /// A row bound or coefficient changed since the last solve (the last basis is then no
     /// longer primal feasible).
     edited: bool,
+    /// Wall seconds spent in HiGHS's `run` so far: HiGHS's `time_limit` is measured on its
+    /// cumulative run clock, not per call, so each call's limit is this plus what is left.
+    highs_seconds: f64,
 }
 
 enum State {
@@ -61,6 +64,7 @@ impl ColumnLp {
             cols: 0,
             state: State::Building(Box::new(p)),
             edited: false,
+            highs_seconds: 0.0,
         }
     }
 
@@ -203,14 +207,20 @@ impl ColumnLp {
         self.edited = false;
         if let Some(left) = deadline.remaining_secs() {
             model
-                .try_set_option("time_limit", left.max(1e-3))
+                .try_set_option("time_limit", self.highs_seconds + left.max(1e-3))
                 .map_err(|e| Error::Highs(e.to_string()))?;
         }
+        let began = std::time::Instant::now();
         let solved = model
             .try_solve()
             .map_err(|e| Error::Highs(format!("master solve: {e:?}")))?;
+        self.highs_seconds += began.elapsed().as_secs_f64();
         let status = solved.status();
         if status == HighsModelStatus::ReachedTimeLimit {
+            log::debug!(
+                "master LP: HiGHS time limit, {:?} s left",
+                deadline.remaining_secs()
+            );
             self.state = State::Solved(solved);
             return Ok(None);
         }
