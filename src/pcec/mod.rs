@@ -9,6 +9,7 @@
 pub mod capacity;
 pub mod enumerate;
 pub mod experiment;
+pub mod fluid;
 mod generate;
 mod instance;
 mod method;
@@ -19,12 +20,14 @@ mod sim;
 mod solution;
 mod solve;
 pub mod swf;
+mod tools;
 mod verify;
 
 #[cfg(test)]
 mod tests;
 
 pub use capacity::{capacity, PmCapacity, PmDescription, PmState, VmCapacity, VmState};
+pub use fluid::{fluid_bound, FluidBound};
 pub use generate::{generate, GenSpec};
 pub use instance::{Instance, Job};
 pub use method::{Method, Settings};

@@ -202,6 +202,10 @@ impl Problem for Pcec {
         )
     }
 
+    fn tools() -> Vec<crate::problem::Tool> {
+        super::tools::tools()
+    }
+
     fn studies() -> Vec<Study> {
         vec![Study {
             name: "pcec-paper",
