@@ -6,6 +6,7 @@
 //!
 //! See `models/pcec.md` for the model, the paper's numbering and every interpretation.
 
+mod bound_study;
 pub mod capacity;
 pub mod enumerate;
 pub mod experiment;
