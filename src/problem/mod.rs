@@ -6,7 +6,8 @@
 //! generator, plus one `impl Problem` and one line in [`registry::REGISTRY`]. The CLI
 //! (`solve`, `verify`, `generate`, `export-lp`, `experiment`), settings files, sweeps with
 //! resumable CSVs and their reports then work for it with no other change: they see only the
-//! problem's name, its method and flag tables, JSON values and certificates.
+//! problem's name, its method and flag tables, JSON values and certificates. A family's own
+//! commands (`capacity`, `simulate`) come the same way, as [`Tool`]s.
 //!
 //! ```text
 //! file ──load──> Instance ──solve(method, Settings, &Deadline)──> Solution { certificate, … }
