@@ -177,6 +177,8 @@ pub trait Entry: Sync {
     fn report(&self, set: &str, rows: &[&Row]) -> (String, Vec<Plot>);
     /// The problem's studies.
     fn studies(&self) -> Vec<super::Study>;
+    /// The problem's extra commands.
+    fn tools(&self) -> Vec<super::Tool>;
 }
 
 /// The [`Entry`] of a [`Problem`].
@@ -379,5 +381,8 @@ impl<P: Problem> Entry for Registered<P> {
     }
     fn studies(&self) -> Vec<super::Study> {
         P::studies()
+    }
+    fn tools(&self) -> Vec<super::Tool> {
+        P::tools()
     }
 }
