@@ -18,6 +18,9 @@ pub struct PricingSettings {
     pub max_columns: usize,
     /// A column must be worth more than `1 + improvement_tol`.
     pub improvement_tol: f64,
+    /// Without apart pairs among the candidates, dynamic programming over the capacity when
+    /// items × (capacity + 1) is at most this; otherwise the branch-and-bound.
+    pub dp_cells: u64,
 }
 
 impl Default for PricingSettings {
@@ -26,6 +29,7 @@ impl Default for PricingSettings {
             node_limit: 5_000_000,
             max_columns: 10,
             improvement_tol: 1e-9,
+            dp_cells: 200_000_000,
         }
     }
 }
@@ -79,6 +83,10 @@ impl BinKnapsack {
                 .then(a.0.cmp(&b.0))
         });
         let n = cand.len();
+        let conflicted = cand.iter().any(|c| !self.conflicts[c.0].is_empty());
+        if !conflicted && (n as u64).saturating_mul(self.capacity + 1) <= self.settings.dp_cells {
+            return self.dynamic(&cand);
+        }
         let index: std::collections::HashMap<usize, usize> =
             cand.iter().enumerate().map(|(k, c)| (c.0, k)).collect();
         let conflicts: Vec<Vec<usize>> = cand
@@ -134,6 +142,51 @@ impl BinKnapsack {
             .collect();
         out.sort_by(|a, b| b.0.total_cmp(&a.0));
         (out, complete, nodes)
+    }
+}
+
+impl BinKnapsack {
+    /// The 0-1 knapsack by dynamic programming over exact weights (no conflicts among the
+    /// candidates): `f[w]` = the most value of a bin of weight exactly `w`; the best bins of
+    /// distinct weights are read back, best first (distinct weights: distinct item sets).
+    fn dynamic(&self, cand: &[(usize, u64, f64)]) -> (Vec<(f64, Vec<usize>)>, bool, u64) {
+        let cap = self.capacity as usize;
+        let n = cand.len();
+        let mut f = vec![f64::NEG_INFINITY; cap + 1];
+        f[0] = 0.0;
+        // took[k][w]: candidate k improved f[w] (a bit per cell).
+        let words = (cap + 1).div_ceil(64);
+        let mut took = vec![0u64; n * words];
+        for (k, &(_, w, v)) in cand.iter().enumerate() {
+            let w = w as usize;
+            for c in (w..=cap).rev() {
+                let with = f[c - w] + v;
+                if with > f[c] {
+                    f[c] = with;
+                    took[k * words + c / 64] |= 1 << (c % 64);
+                }
+            }
+        }
+        let mut order: Vec<usize> = (0..=cap).filter(|&c| f[c] > 0.0).collect();
+        order.sort_by(|&a, &b| f[b].total_cmp(&f[a]).then(a.cmp(&b)));
+        let floor = 1.0 + self.settings.improvement_tol;
+        let keep = self.settings.max_columns.max(1);
+        let mut out = Vec::new();
+        for (rank, &c) in order.iter().enumerate() {
+            if out.len() >= keep || (rank > 0 && f[c] <= floor) {
+                break;
+            }
+            let (mut w, mut items) = (c, Vec::new());
+            for k in (0..n).rev() {
+                if took[k * words + w / 64] >> (w % 64) & 1 == 1 {
+                    items.extend(self.groups[cand[k].0].iter().copied());
+                    w -= cand[k].1 as usize;
+                }
+            }
+            items.sort_unstable();
+            out.push((f[c], items));
+        }
+        (out, true, (n * (cap + 1)) as u64)
     }
 }
 
@@ -195,13 +248,9 @@ impl State<'_> {
             return false;
         }
         let room = self.capacity - used;
-        // What a bin must beat to matter: the best (its value must be exact), and while fewer
-        // than `keep` bins are held, anything improving; then the worst one kept.
-        let cut = if self.best.len() >= self.keep {
-            self.best.last().map_or(0.0, |b| b.0)
-        } else {
-            self.top().min(self.floor)
-        };
+        // Prune on the best bin only: the others kept are the improving bins met on the way
+        // (asking the search for the `keep` best would enumerate every bin above the floor).
+        let cut = self.top();
         if value + self.bound(k, room) <= cut + 1e-12 {
             return true;
         }

@@ -63,6 +63,10 @@ pub trait Pricing {
         let _ = enough;
     }
 
+    /// Called when a dive is over and exact pricing is wanted again (branch-and-price goes on
+    /// to its nodes). By default nothing changes.
+    fn end_dive(&mut self) {}
+
     /// Called during a dive (see [`crate::colgen::dive`]) with the demands left once the fixed
     /// columns are counted: from then on the caller wants cheap columns and no proofs (an
     /// oracle may skip its exact search), and a column needs at most `residual[r]` of row `r`
