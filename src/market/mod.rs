@@ -12,6 +12,7 @@ pub mod fig7;
 pub mod generate;
 pub mod instance;
 pub mod ledger;
+pub mod milp;
 pub mod placement;
 pub mod plot;
 mod problem;
@@ -31,7 +32,7 @@ pub use problem::Rebalance;
 /// The registry name of the rebalance problem.
 pub const NAME: &str = "rebalance";
 pub use instance::{Instance, Res, Vm};
-pub use rebalance::{evaluate, solve, verify, Method, Settings, Solution};
+pub use rebalance::{evaluate, solve, solve_within, verify, Method, Settings, Solution};
 pub use scenario::{AppKind, AppSpec, Job, Scenario};
 pub use share::{proportional_share, share_with_reserve, ErrorNorm, Share};
 pub use sim::{simulate, Admission, SimResult, SimSettings};

@@ -3,7 +3,7 @@
 
 use super::generate::{generate, GenSpec};
 use super::instance::Instance;
-use super::rebalance::{solve, verify, Method, Settings, Solution};
+use super::rebalance::{solve_within, verify, Method, Settings, Solution};
 use crate::error::Result;
 use crate::problem::{Common, Flag, Invalid, Problem, Sense, Study, StudyArgs, Target, Validate};
 use crate::solver::Deadline;
@@ -105,7 +105,11 @@ impl Problem for Rebalance {
         ]
     }
 
-    fn configure(_settings: &mut Settings, _common: &Common) {}
+    fn configure(settings: &mut Settings, common: &Common) {
+        if let Some(t) = common.threads {
+            settings.highs.threads = t;
+        }
+    }
 
     fn load(path: &Path, _load: &()) -> Result<Instance> {
         Instance::from_json(&crate::input::read_text(path)?, path)
@@ -115,11 +119,11 @@ impl Problem for Rebalance {
         inst: &Instance,
         method: Method,
         settings: &Settings,
-        _deadline: &Deadline,
+        deadline: &Deadline,
         _memo: &(),
     ) -> Result<Solution> {
         let began = std::time::Instant::now();
-        let mut sol = solve(inst, method, settings)?;
+        let mut sol = solve_within(inst, method, settings, deadline)?;
         sol.certificate.seconds = began.elapsed().as_secs_f64();
         Ok(sol)
     }

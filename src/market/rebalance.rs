@@ -1,12 +1,14 @@
 //! The rebalance problem's API: methods, settings, solution, `solve` and `verify`.
 
 use super::instance::{Instance, Res};
+use super::milp::exact_rebalance;
 use super::placement::{global_ideal, node_allocation, vm_error};
 use super::share::ErrorNorm;
 use super::tabu::{brute_force, tabu_search, SearchResult, TabuParams};
 use crate::error::{InputError, Location, Result};
 use crate::outcome::Violation;
 use crate::problem::{Certificate, Sense};
+use crate::solver::{Deadline, HighsSettings};
 use serde::{Deserialize, Serialize};
 
 /// How a rebalance instance is solved.
@@ -19,6 +21,8 @@ pub enum Method {
     Brute,
     /// No migration: evaluates the current placement (the baseline every method must beat).
     Keep,
+    /// The exact MILP (HiGHS) minimising the largest error, started from the tabu placement.
+    Milp,
 }
 
 impl Method {
@@ -28,6 +32,7 @@ impl Method {
             Method::Tabu => "tabu",
             Method::Brute => "brute",
             Method::Keep => "keep",
+            Method::Milp => "milp",
         }
     }
     /// One-line description.
@@ -36,11 +41,14 @@ impl Method {
             Method::Tabu => "tabu search of Merkat §3.1 (largest-error VM to its best node)",
             Method::Brute => "exhaustive search over placements within K and M (tiny instances)",
             Method::Keep => "no migration: the current placement's allocations and errors",
+            Method::Milp => {
+                "exact MILP (HiGHS) over placements within K and M: optimum and proven bound"
+            }
         }
     }
     /// Every method.
-    pub fn all() -> [Method; 3] {
-        [Method::Tabu, Method::Brute, Method::Keep]
+    pub fn all() -> [Method; 4] {
+        [Method::Tabu, Method::Brute, Method::Keep, Method::Milp]
     }
 }
 
@@ -60,6 +68,11 @@ pub struct Settings {
     pub error_norm: ErrorNorm,
     /// The brute force refuses instances with more than this many raw placements `n^m`.
     pub brute_limit: u64,
+    /// `milp`: status `optimal` when the exact largest error of the returned placement is
+    /// within this of HiGHS's proven bound (default 1e-6, the tolerance).
+    pub milp_tolerance: f64,
+    /// `milp`: HiGHS options (threads, gaps, tolerances).
+    pub highs: HighsSettings,
 }
 
 impl Default for Settings {
@@ -71,6 +84,11 @@ impl Default for Settings {
             iterations: 50,
             error_norm: ErrorNorm::NodeCapacity,
             brute_limit: 5_000_000,
+            milp_tolerance: 1e-6,
+            highs: HighsSettings {
+                mip_abs_gap: 1e-7,
+                ..HighsSettings::default()
+            },
         }
     }
 }
@@ -82,6 +100,12 @@ impl Settings {
             return Err(format!(
                 "epsilon = {} must be finite and non-negative",
                 self.epsilon
+            ));
+        }
+        if !self.milp_tolerance.is_finite() || self.milp_tolerance < 0.0 {
+            return Err(format!(
+                "milp_tolerance = {} must be finite and non-negative",
+                self.milp_tolerance
             ));
         }
         if self.brute_limit == 0 {
@@ -105,9 +129,9 @@ impl Settings {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Solution {
-    /// Objective: `max_v E_v` (minimised); bound: the brute force's optimum, or 0 (no error is
-    /// negative) for tabu and keep until the exact rebalancer exists; `optimal` for the brute
-    /// force only.
+    /// Objective: `max_v E_v` (minimised); bound: the brute force's optimum, HiGHS's proven
+    /// lower bound for `milp`, or 0 (no error is negative) for tabu and keep; `optimal` for
+    /// the brute force, and for `milp` when its exact error meets its bound.
     pub certificate: Certificate,
     /// Node of each VM after rebalancing.
     pub placement: Vec<usize>,
@@ -185,8 +209,30 @@ pub fn evaluate(inst: &Instance, placement: Vec<usize>, norm: ErrorNorm, limit: 
     }
 }
 
-/// Solves a rebalance instance. `Err` only for a brute force on an instance too large.
+/// Solves a rebalance instance with no time limit. `Err` for a brute force on an instance
+/// too large, or a HiGHS failure.
 pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Solution> {
+    solve_within(inst, method, settings, &Deadline::none())
+}
+
+fn tabu_params(settings: &Settings, limit: usize, epsilon: f64) -> TabuParams {
+    TabuParams {
+        epsilon,
+        migrations: limit,
+        tenure: settings.tabu_tenure,
+        iterations: settings.iterations,
+        norm: settings.error_norm,
+    }
+}
+
+/// [`solve`] within `deadline` (only `milp` uses it: on a limit it returns its incumbent,
+/// at worst the tabu placement, with HiGHS's bound).
+pub fn solve_within(
+    inst: &Instance,
+    method: Method,
+    settings: &Settings,
+    deadline: &Deadline,
+) -> Result<Solution> {
     let limit = settings.migration_limit(inst);
     let norm = settings.error_norm;
     let found: SearchResult = match method {
@@ -195,16 +241,8 @@ pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Sol
             max_error: f64::NAN,
             iterations: 0,
         },
-        Method::Tabu => tabu_search(
-            inst,
-            &TabuParams {
-                epsilon: settings.epsilon,
-                migrations: limit,
-                tenure: settings.tabu_tenure,
-                iterations: settings.iterations,
-                norm,
-            },
-        ),
+        Method::Tabu => tabu_search(inst, &tabu_params(settings, limit, settings.epsilon)),
+        Method::Milp => return solve_milp(inst, settings, limit, deadline),
         Method::Brute => brute_force(inst, limit, norm, settings.brute_limit).ok_or_else(|| {
             let raw = format!("{}^{}", inst.nodes.len(), inst.vms.len());
             InputError::new(
@@ -225,6 +263,62 @@ pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Sol
         let e = sol.max_error;
         sol.certificate.scored(e, e, 0.0);
     }
+    Ok(sol)
+}
+
+/// True when `placement` keeps `K` per node and at most `limit` VMs off their node.
+fn admissible(inst: &Instance, placement: &[usize], limit: usize) -> bool {
+    let mut count = vec![0usize; inst.nodes.len()];
+    placement.iter().for_each(|&n| count[n] += 1);
+    let moves = placement
+        .iter()
+        .zip(&inst.vms)
+        .filter(|(&n, vm)| n != vm.node)
+        .count();
+    moves <= limit && count.iter().all(|&c| c <= inst.max_vms_per_node)
+}
+
+/// The exact method: tabu (ε = 0) gives the start and the cap on `δ`; HiGHS's placement and
+/// the start are evaluated with the real water-filling and the better one is returned, with
+/// HiGHS's bound. Optimal only when that exact error is within `milp_tolerance` of the bound.
+fn solve_milp(
+    inst: &Instance,
+    settings: &Settings,
+    limit: usize,
+    deadline: &Deadline,
+) -> Result<Solution> {
+    let norm = settings.error_norm;
+    let start = tabu_search(inst, &tabu_params(settings, limit, 0.0));
+    let out = exact_rebalance(
+        inst,
+        limit,
+        norm,
+        &start.placement,
+        &settings.highs,
+        deadline,
+    )?;
+    let mut sol = evaluate(inst, start.placement, norm, limit);
+    if let Some(p) = out.placement.filter(|p| admissible(inst, p, limit)) {
+        let cand = evaluate(inst, p, norm, limit);
+        if cand.max_error < sol.max_error {
+            sol = cand;
+        }
+    }
+    let e = sol.max_error;
+    // HiGHS's bound holds up to its tolerances; it may not pass the exact error it bounds.
+    let bound = out.bound.unwrap_or(0.0).min(e);
+    sol.certificate.method = Method::Milp.name().into();
+    sol.certificate.scored(e, bound, settings.milp_tolerance);
+    let st = &mut sol.certificate.stats;
+    st.insert("binaries".into(), out.binaries as f64);
+    st.insert("exact_model".into(), f64::from(u8::from(out.exact)));
+    st.insert("tabu_error".into(), start.max_error);
+    sol.iterations = start.iterations;
+    log::info!(
+        "milp: HiGHS {:?}, error {e}, bound {bound}, exact model {}",
+        out.status,
+        out.exact
+    );
     Ok(sol)
 }
 
@@ -356,9 +450,9 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
             ),
         ));
     }
-    // Only the brute force proves a bound above 0 (it cannot be re-proven here but must not
-    // pass the solution's own error).
-    let brute = c.method == Method::Brute.name();
+    // Only the brute force and the MILP prove a bound above 0 (it cannot be re-proven here
+    // but must not pass the solution's own error).
+    let brute = c.method == Method::Brute.name() || c.method == Method::Milp.name();
     match c.bound {
         Some(b) if b > re.max_error + 1e-9 => out.push(v(
             "bound",
