@@ -1,11 +1,13 @@
 //! Adapters over the external solvers — the only module that names HiGHS or Clarabel.
 //! Nothing here knows about any problem: models come in as a [`LinearModel`] (compact LPs
 //! and MILPs), a [`CoveringLp`] (the column-generation master, kept alive between solves)
-//! or a [`BoxSocp`] (a box-bounded program over one second-order cone), answers go out as
+//! a [`BoxSocp`] (a box-bounded program over one second-order cone) or a [`LogProgram`]
+//! (`max Σ w ln(x − o)`, Eisenberg–Gale, over exponential cones), answers go out as
 //! outcomes with statuses, bounds and duals.
 
 mod covering;
 mod deadline;
+mod expcone;
 mod highs;
 mod linear;
 mod lp_format;
@@ -14,6 +16,7 @@ mod socp;
 pub use self::highs::{solve, HighsSettings, LinearOutcome, LinearStatus};
 pub use covering::{Column, CoveringLp, CoveringSolution};
 pub use deadline::Deadline;
+pub use expcone::{maximise_log_sum, LogOutcome, LogProgram};
 pub use linear::{Bounds, ColId, LinearModel, RowId, Sense};
 pub use lp_format::write_lp;
 pub use socp::{BoxSocp, SocpOutcome};
