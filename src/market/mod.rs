@@ -17,6 +17,7 @@ pub mod placement;
 pub mod plot;
 mod problem;
 pub mod rebalance;
+pub mod rebalance_study;
 pub mod satisfaction;
 pub mod scenario;
 pub mod share;

@@ -145,6 +145,10 @@ impl Problem for Rebalance {
             name: "market-paper",
             title: "Merkat §5 in simulation: Fig. 6 (vertical scaling to a deadline), Fig. 7 (two frameworks), satisfaction against EASY backfilling with a 95% interval",
             run: paper_study,
+        }, Study {
+            name: "market-rebalance",
+            title: "Exact rebalancing (milp) against tabu: the Pareto curve of the largest error against M in {0,1,2,4,8} and tabu's gap over random instances (4-20 nodes, lognormal bids; --count, default 1000)",
+            run: super::rebalance_study::rebalance_study,
         }]
     }
 }

@@ -73,6 +73,9 @@ pub struct Settings {
     pub milp_tolerance: f64,
     /// `milp`: HiGHS options (threads, gaps, tolerances).
     pub highs: HighsSettings,
+    /// `milp`: seconds one MILP may take (`None`: no cap; the command line's time limit
+    /// applies too, the earlier wins). The `market-rebalance` study uses 10 when unset.
+    pub milp_seconds: Option<f64>,
 }
 
 impl Default for Settings {
@@ -85,6 +88,7 @@ impl Default for Settings {
             error_norm: ErrorNorm::NodeCapacity,
             brute_limit: 5_000_000,
             milp_tolerance: 1e-6,
+            milp_seconds: None,
             highs: HighsSettings {
                 mip_abs_gap: 1e-7,
                 ..HighsSettings::default()
@@ -107,6 +111,9 @@ impl Settings {
                 "milp_tolerance = {} must be finite and non-negative",
                 self.milp_tolerance
             ));
+        }
+        if let Some(t) = self.milp_seconds.filter(|t| !(t.is_finite() && *t > 0.0)) {
+            return Err(format!("milp_seconds = {t} must be positive and finite"));
         }
         if self.brute_limit == 0 {
             return Err("brute_limit must be at least 1".into());
@@ -288,6 +295,10 @@ fn solve_milp(
     deadline: &Deadline,
 ) -> Result<Solution> {
     let norm = settings.error_norm;
+    let deadline = match settings.milp_seconds {
+        Some(t) => deadline.capped(t),
+        None => *deadline,
+    };
     let start = tabu_search(inst, &tabu_params(settings, limit, 0.0));
     let out = exact_rebalance(
         inst,
@@ -295,7 +306,7 @@ fn solve_milp(
         norm,
         &start.placement,
         &settings.highs,
-        deadline,
+        &deadline,
     )?;
     let mut sol = evaluate(inst, start.placement, norm, limit);
     if let Some(p) = out.placement.filter(|p| admissible(inst, p, limit)) {
