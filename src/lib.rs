@@ -26,6 +26,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod binpacking;
 pub mod colgen;
 pub mod error;
 pub mod evolving;

@@ -50,6 +50,16 @@ pub struct Violation {
     pub detail: String,
 }
 
+impl Violation {
+    /// A violation of `constraint`, with what was found.
+    pub fn new(constraint: &'static str, detail: impl Into<String>) -> Self {
+        Violation {
+            constraint,
+            detail: detail.into(),
+        }
+    }
+}
+
 impl std::fmt::Display for Violation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.constraint, self.detail)

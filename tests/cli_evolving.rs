@@ -15,6 +15,18 @@ fn ok(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// `verify` rejects `doctored` (exit 1).
+fn rejected(d: &tempfile::TempDir, inst: &str, name: &str, doctored: &serde_json::Value) {
+    let p = write(d, name, &doctored.to_string());
+    let out = vcalloc(&["verify", inst, p.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{name}: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 #[test]
 fn every_method_verifies_and_no_heuristic_beats_the_bound() {
     let d = tempfile::tempdir().unwrap();
@@ -58,14 +70,7 @@ fn every_method_verifies_and_no_heuristic_beats_the_bound() {
     // A solution that claims an unlimited expand limit under `nox` is caught.
     let mut doctored = nox.clone();
     doctored["expand_limit"] = serde_json::json!("infinite");
-    let p = write(&d, "doctored.json", &doctored.to_string());
-    let out = vcalloc(&["verify", inst_s, p.to_str().unwrap()]);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    rejected(&d, inst_s, "doctored.json", &doctored);
 }
 
 #[test]
@@ -215,5 +220,72 @@ fn the_exact_study_never_finds_a_heuristic_below_the_optimum() {
             let r: f64 = cells[k].parse().unwrap();
             assert!(r >= 1.0 - 1e-9, "{line}");
         }
+    }
+}
+
+#[test]
+fn the_lp_bound_is_certified_and_a_raised_bound_is_caught() {
+    let d = tempfile::tempdir().unwrap();
+    let inst = d.path().join("ev.json");
+    let inst_s = inst.to_str().unwrap();
+    // Wide steps on few nodes: the configuration LP beats the closed form here.
+    let text = r#"{"nodes": 10, "apps": [
+        {"name": "a", "steps": [[100, 6], [50, 2]]},
+        {"name": "b", "steps": [[80, 6]]},
+        {"name": "c", "steps": [[60, 6], [40, 1]]}]}"#;
+    std::fs::write(&inst, text).unwrap();
+    let sol = d.path().join("nox.json");
+    let sol_s = sol.to_str().unwrap();
+    ok(&[
+        "solve", "evolving", inst_s, "--method", "nox", "--bound", "cg", "--output", sol_s,
+    ]);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sol).unwrap()).unwrap();
+    let bound = v["certificate"]["bound"].as_f64().unwrap();
+    // Closed form: max(longest app 150, area ⌈(600+100+480+360+40)/10⌉ = 158); the three
+    // 6-node steps never overlap, so every schedule needs at least 240 s.
+    assert!(bound >= 240.0, "bound {bound}: {v}");
+    assert!(bound <= v["certificate"]["objective"].as_f64().unwrap());
+    assert!(v["bound_proof"]["weights"].is_array(), "{v}");
+    assert!(ok(&["verify", inst_s, sol_s]).starts_with("ok:"));
+    // A bound above what the proof shows is caught.
+    let mut doctored = v.clone();
+    doctored["certificate"]["bound"] = serde_json::json!(bound + 1.0);
+    rejected(&d, inst_s, "raised.json", &doctored);
+    // So is a proof whose weights do not fit the instance.
+    let mut doctored = v.clone();
+    doctored["bound_proof"]["weights"] = serde_json::json!([[1.0]]);
+    rejected(&d, inst_s, "badproof.json", &doctored);
+}
+
+#[test]
+fn the_bound_study_finds_no_makespan_below_the_bound() {
+    let d = tempfile::tempdir().unwrap();
+    ok(&[
+        "experiment",
+        "evolving-bound",
+        "--out",
+        d.path().to_str().unwrap(),
+        "--instances",
+        "4",
+    ]);
+    let report = std::fs::read_to_string(d.path().join("report.md")).unwrap();
+    assert!(report.contains(": 0 violations"), "{report}");
+    // Every minimum gap to the bound is ≥ 0.
+    for line in report
+        .lines()
+        .filter(|l| l.starts_with("| noX") || l.starts_with("| rigid"))
+    {
+        let min: f64 = line
+            .split('|')
+            .nth(2)
+            .unwrap()
+            .split('/')
+            .next()
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(min >= 0.0, "{line}");
     }
 }

@@ -208,7 +208,7 @@ fn task_larger_than_a_machine() {
     rejects(
         &write(&d, "p.txt", "2\n150\n151\n20\n"),
         &[],
-        &["p.txt", "line 3", "`151`", "exceeds the capacity 150"],
+        &["p.txt", "line 3", "`151`", "the capacity 150"],
     );
 }
 
@@ -265,7 +265,7 @@ fn malformed_bpplib() {
     rejects(
         &write(&d, "q.txt", "2\n150\n20\nabc\n"),
         &[],
-        &["q.txt", "line 4", "`abc`", "not a number"],
+        &["q.txt", "line 4", "`abc`", "not a whole number"],
     );
     rejects(
         &write(&d, "r.txt", "1\n150\n20\n30\n"),

@@ -4,7 +4,7 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use std::path::PathBuf;
-use vcalloc::problem::{registry, Entry, Flag, FlagValue, Target};
+use vcalloc::problem::{registry, Entry, Flag, FlagValue, Target, Tool};
 
 /// A parsed command line.
 pub enum Cmd {
@@ -44,6 +44,18 @@ pub enum Cmd {
         name: String,
         args: vcalloc::problem::StudyArgs,
     },
+    /// A family's own command (`simulate`, `capacity`, …).
+    Tool(ToolRun),
+}
+
+/// `COMMAND PROBLEM FILE [options]` of a family's [`vcalloc::problem::Tool`].
+pub struct ToolRun {
+    pub problem: &'static dyn Entry,
+    pub command: String,
+    pub file: PathBuf,
+    pub settings: Option<PathBuf>,
+    pub output: Option<PathBuf>,
+    pub flags: Vec<(Flag, String)>,
 }
 
 /// `solve PROBLEM FILE --method M …`.
@@ -247,6 +259,47 @@ fn study_command(name: &'static str, title: &'static str) -> Command {
         )
 }
 
+const ALL_TARGETS: [Target; 4] = [Target::Settings, Target::Load, Target::Spec, Target::Tool];
+
+fn tool_command(e: &dyn Entry, t: &Tool) -> Command {
+    let mut cmd = Command::new(e.name()).about(t.title).arg(
+        Arg::new("file")
+            .required(true)
+            .value_parser(clap::value_parser!(PathBuf))
+            .help(t.input),
+    );
+    if t.flags.iter().any(|f| f.target == Target::Settings) {
+        cmd = cmd.arg(path(
+            "settings",
+            "The problem's settings, JSON or TOML; the options override it",
+        ));
+    }
+    if let Some(help) = t.output {
+        cmd = cmd.arg(path("output", help));
+    }
+    flag_args(cmd, &t.flags, &ALL_TARGETS)
+}
+
+/// The families' own commands, each once, with one subcommand per family offering it.
+fn tool_commands() -> Vec<Command> {
+    let mut out: Vec<Command> = Vec::new();
+    for e in registry() {
+        for t in e.tools() {
+            let sub = tool_command(*e, &t);
+            match out.iter_mut().find(|c| c.get_name() == t.command) {
+                Some(c) => *c = std::mem::take(c).subcommand(sub),
+                None => out.push(
+                    Command::new(t.command)
+                        .about(t.about)
+                        .subcommand_required(true)
+                        .subcommand(sub),
+                ),
+            }
+        }
+    }
+    out
+}
+
 /// The whole command line.
 pub fn command() -> Command {
     let problems = registry();
@@ -312,6 +365,7 @@ pub fn command() -> Command {
         )
         .subcommand(Command::new("demo").about("Solve the embedded demo instance with an exact method and two heuristics"))
         .subcommand(experiment)
+        .subcommands(tool_commands())
 }
 
 fn problem_of(m: &ArgMatches) -> (&'static dyn Entry, &ArgMatches) {
@@ -386,6 +440,32 @@ fn parse_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> Cmd {
         },
         "demo" => Cmd::Demo,
         "experiment" => experiment(sub),
+        tool if registry()
+            .iter()
+            .any(|e| e.tools().iter().any(|t| t.command == tool)) =>
+        {
+            let (problem, s) = problem_of(sub);
+            let t = problem
+                .tools()
+                .into_iter()
+                .find(|t| t.command == tool)
+                .expect("tool subcommands come from the registry");
+            Cmd::Tool(ToolRun {
+                problem,
+                command: tool.to_string(),
+                file: s.get_one::<PathBuf>("file").cloned().expect("required"),
+                settings: t
+                    .flags
+                    .iter()
+                    .any(|f| f.target == Target::Settings)
+                    .then(|| s.get_one::<PathBuf>("settings").cloned())
+                    .flatten(),
+                output: t
+                    .output
+                    .and_then(|_| s.get_one::<PathBuf>("output").cloned()),
+                flags: given(s, &t.flags, &ALL_TARGETS),
+            })
+        }
         other => unreachable!("clap knows no command `{other}`"),
     }
 }

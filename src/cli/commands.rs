@@ -1,7 +1,7 @@
 //! One function per command. Exit codes: 0 success, 1 a verification failed, 2 bad input,
 //! 3 a solver or consistency failure.
 
-use super::args::{Cmd, Solve};
+use super::args::{Cmd, Solve, ToolRun};
 use std::path::{Path, PathBuf};
 use vcalloc::problem::{self, Applied, Common, Entry, Flag, FlagValue, SolveRequest, Target};
 use vcalloc::{Error, InputError, Location};
@@ -39,6 +39,7 @@ pub fn run(cmd: Cmd) -> i32 {
         Cmd::Sweep(s) => super::experiment::sweep(&s),
         Cmd::Merge { dirs, out } => super::experiment::merge(&dirs, &out),
         Cmd::Study { name, args } => super::experiment::study(&name, &args),
+        Cmd::Tool(t) => tool(&t),
     };
     match result {
         Ok(code) => code,
@@ -228,6 +229,24 @@ fn export_lp(
     Ok(0)
 }
 
+fn tool(t: &ToolRun) -> vcalloc::Result<i32> {
+    let tool = t
+        .problem
+        .tools()
+        .into_iter()
+        .find(|x| x.command == t.command)
+        .expect("parsed from the registry");
+    let flags = applied(&t.flags);
+    let text = (tool.run)(&problem::ToolArgs {
+        file: &t.file,
+        flags: &flags,
+        settings: t.settings.as_deref(),
+        output: t.output.as_deref(),
+    })?;
+    print!("{text}");
+    Ok(0)
+}
+
 /// Every problem (or one) with its methods and options.
 fn methods(only: Option<&'static dyn Entry>) -> String {
     let mut out = String::new();
@@ -255,6 +274,10 @@ fn methods(only: Option<&'static dyn Entry>) -> String {
                 FlagValue::Sets(_) => format!("--{}", f.long),
             };
             out.push_str(&format!("    {cmd:<9} {name:<32} {}\n", f.help));
+        }
+        let tools: Vec<&str> = e.tools().iter().map(|t| t.command).collect();
+        if !tools.is_empty() {
+            out.push_str(&format!("  commands: {}\n", tools.join(", ")));
         }
         let sweeps: Vec<&str> = e.sweeps().iter().map(|s| s.name).collect();
         if !sweeps.is_empty() {

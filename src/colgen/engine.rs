@@ -101,6 +101,10 @@ pub struct Iteration {
 /// The result of the loop.
 #[derive(Debug, Clone)]
 pub struct CgOutcome {
+    /// The duals `π ≥ 0` behind the last improvement of the Lagrangian bound (`π·N / v` with
+    /// `v ≥ max_a π·a` proven by the pricing), so a caller can keep a checkable certificate;
+    /// `None` when the bound never improved on `known_bound`.
+    pub bound_duals: Option<Vec<f64>>,
     /// Why it stopped.
     pub termination: Termination,
     /// Last master LP value (an upper bound on the LP optimum over all columns).
@@ -167,6 +171,7 @@ pub fn run<P: Pricing>(
     let demands = master.demands().to_vec();
     let mut bound = known_bound.max(0.0);
     let mut center: Option<Vec<f64>> = None;
+    let mut bound_duals: Option<Vec<f64>> = None;
     let mut was_settled = false;
     let mut settled_seconds = None;
     let mut iterations = Vec::new();
@@ -225,6 +230,7 @@ pub fn run<P: Pricing>(
                 if lb > bound {
                     bound = lb;
                     *center = Some(pi.to_vec());
+                    bound_duals = Some(pi.to_vec());
                 }
             }
         };
@@ -298,6 +304,7 @@ pub fn run<P: Pricing>(
         }
     };
     Ok(CgOutcome {
+        bound_duals,
         termination,
         master_value: last.value,
         bound: if termination == Termination::Converged {

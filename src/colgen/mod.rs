@@ -3,12 +3,14 @@
 //! [`crate::solver::CoveringLp`]), the [`Pricing`] trait, the loop ([`run`]), a
 //! diving heuristic ([`dive`]) and the integer finish ([`solve_integer_master`]). Nothing here knows what a column means.
 
+mod bp;
 mod dive;
 mod engine;
 mod integer;
 mod pricing;
 
 pub use crate::solver::{Column, CoveringSolution as MasterSolution};
+pub use bp::{branch_and_price, BpEnd, BpOutcome, BpSettings, BranchPricing};
 pub use dive::{dive, DiveOutcome, DiveSettings};
 pub use engine::{run, CgOutcome, CgSettings, Iteration, Termination};
 pub use integer::{solve_integer_master, IntegerOutcome};

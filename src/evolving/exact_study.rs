@@ -13,7 +13,7 @@ use crate::solver::Deadline;
 use std::fmt::Write;
 
 /// Makespan of Algorithm 1 on `inst` with its apps in `order`.
-fn list_makespan(inst: &Instance, order: &[usize], limit: ExpandLimit) -> i64 {
+pub(crate) fn list_makespan(inst: &Instance, order: &[usize], limit: ExpandLimit) -> i64 {
     let permuted = Instance {
         nodes: inst.nodes,
         apps: order.iter().map(|&i| inst.apps[i].clone()).collect(),

@@ -1,5 +1,6 @@
 //! The methods of §5.1, their settings, the solution they answer with and [`solve`].
 
+use super::bound::{makespan_bound, BoundSettings};
 use super::fit::ExpandLimit;
 use super::instance::Instance;
 use super::metrics::{app_metrics, system_metrics, AppMetrics, SystemMetrics};
@@ -118,6 +119,21 @@ pub struct Settings {
     pub exact_max_binaries: usize,
     /// `exact`: HiGHS options.
     pub highs: crate::solver::HighsSettings,
+    /// The lower bound the heuristics' certificates carry: the closed form (instant) or the
+    /// column-generation bound of `bound` (HiGHS; tighter, seconds at the paper's scale).
+    pub lower_bound: LowerBound,
+    /// The column-generation bound's settings.
+    pub bound: BoundSettings,
+}
+
+/// Which lower bound a heuristic's certificate carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LowerBound {
+    /// [`makespan_lower_bound`]: the longest app and the used area over `N`.
+    Closed,
+    /// [`super::bound::makespan_bound`]: the configuration LP (column generation).
+    Cg,
 }
 
 impl Default for Settings {
@@ -128,6 +144,8 @@ impl Default for Settings {
             exact_expand: ExpandLimit::NONE,
             exact_max_binaries: 200_000,
             highs: crate::solver::HighsSettings::default(),
+            lower_bound: LowerBound::Closed,
+            bound: BoundSettings::default(),
         }
     }
 }
@@ -142,6 +160,12 @@ impl Settings {
             return Err(format!(
                 "limited_expand = {}: the expand limit must be at least 1",
                 self.limited_expand
+            ));
+        }
+        if self.bound.max_nodes < 1 {
+            return Err(format!(
+                "bound.max_nodes = {}: must be at least 1",
+                self.bound.max_nodes
             ));
         }
         Ok(())
@@ -177,6 +201,10 @@ pub struct Solution {
     pub apps: Vec<AppSchedule>,
     /// System metrics.
     pub metrics: SystemMetrics,
+    /// With `lower_bound = "cg"`: the dual weights behind a bound above the closed form,
+    /// which `verify` re-checks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound_proof: Option<super::bound::DualProof>,
 }
 
 /// Runs `method` on `inst`. `Err` only for bad settings or an instance that fails
@@ -197,7 +225,18 @@ pub fn solve_within(
     let mut sol = if method == Method::Exact {
         exact(inst, settings, deadline)?
     } else {
-        schedule(inst, method, settings)?
+        let mut sol = schedule(inst, method, settings)?;
+        if settings.lower_bound == LowerBound::Cg {
+            let makespan = sol.metrics.makespan;
+            let b = makespan_bound(inst, &settings.bound, deadline)?;
+            sol.certificate
+                .scored(makespan as f64, b.makespan as f64, 0.0);
+            let stats = &mut sol.certificate.stats;
+            stats.insert("bound_lp_solves".into(), b.iterations as f64);
+            stats.insert("bound_seconds".into(), b.seconds);
+            sol.bound_proof = b.proof;
+        }
+        sol
     };
     sol.certificate.seconds = began.elapsed().as_secs_f64();
     Ok(sol)
@@ -320,6 +359,7 @@ pub fn build_solution(
         compaction_rejections: rejections,
         metrics,
         apps,
+        bound_proof: None,
     }
 }
 

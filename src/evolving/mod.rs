@@ -8,6 +8,8 @@
 //! Times are integer seconds (`i64`) and every interval is half-open `[t0, t1)`.
 //! The model, with the paper's numbering and every interpretation: `models/evolving.md`.
 
+pub mod bound;
+mod bound_study;
 pub mod brute;
 mod exact_study;
 pub mod experiment;

@@ -138,6 +138,7 @@ impl Problem for Evolving {
         vec![
             Flag::takes("limited-expand", Target::Settings, "limited_expand", "L", "Expand limit l of 2x and 2x+c (default 2)"),
             Flag::takes("exact-expand", Target::Settings, "exact_expand", "{\"finite\":L}|\"infinite\"", "exact: the MILP's expand limit (default noX)"),
+            Flag::takes("bound", Target::Settings, "lower_bound", "closed|cg", "The heuristics' certified lower bound: closed form (default) or column generation"),
             Flag::takes("rigid-path", Target::Settings, "rigid_path", "fit|backfill", "How rigid is computed: Algorithm 1 on one-step profiles, or conservative backfilling"),
             Flag::takes("apps", G, "apps", "LO..HI", "Apps per test (default 15..20)"),
             Flag::takes("steps", G, "steps", "LO..HI", "Steps per app (default 1..10)"),
@@ -196,6 +197,10 @@ impl Problem for Evolving {
             name: "evolving-exact",
             title: "Algorithm 1 against the MILP's proven optimum on small tests (3–6 apps, 1–4 steps, N = 16), in list order and in the best order",
             run: super::exact_study::run,
+        }, Study {
+            name: "evolving-bound",
+            title: "Each method's makespan against a column-generation lower bound (HiGHS master, exact DP pricing) on the paper's 1,000 tests",
+            run: super::bound_study::run,
         }]
     }
 }

@@ -208,7 +208,13 @@ fn check_certificate(inst: &Instance, sol: &Solution, makespan: i64) -> Vec<Viol
             format!("reported {:?}, recomputed makespan {makespan}", c.objective),
         ));
     }
-    let lb = super::method::makespan_lower_bound(inst);
+    let mut lb = super::method::makespan_lower_bound(inst);
+    if let Some(proof) = &sol.bound_proof {
+        match proof.bound(inst) {
+            Ok(b) => lb = lb.max(b),
+            Err(why) => out.push(v("bound_proof", why)),
+        }
+    }
     // A MILP's bound cannot be re-proven here; it may not pass the schedule's own makespan.
     let exact = c.method == Method::Exact.name();
     if exact && c.bound.is_some_and(|b| b > makespan as f64) {

@@ -79,6 +79,13 @@ pub struct Settings {
     /// A queue longer than this starts a "queueing episode" (the paper explains its 4.7
     /// ratio by three intervals where EC queued over 20 jobs).
     pub queue_episode_threshold: usize,
+    /// Jobs per window of the fluid LP bound (consecutive in release order).
+    pub fluid_window: usize,
+    /// Slots of the fluid LP over a window's releases (its distinct release times, thinned
+    /// to at most this many slot starts).
+    pub fluid_slots: usize,
+    /// Slots of the fluid LP after a window's last release, up to its horizon.
+    pub fluid_tail_slots: usize,
 }
 
 impl Default for Settings {
@@ -92,6 +99,9 @@ impl Default for Settings {
             enumerate_max_vms: 4,
             verify_tolerance: 1e-9,
             queue_episode_threshold: 20,
+            fluid_window: 1000,
+            fluid_slots: 100,
+            fluid_tail_slots: 30,
         }
     }
 }
@@ -117,6 +127,15 @@ impl Settings {
         }
         if self.bins == 0 {
             return Err("bins must be ≥ 1".into());
+        }
+        for (k, v) in [
+            ("fluid_window", self.fluid_window),
+            ("fluid_slots", self.fluid_slots),
+            ("fluid_tail_slots", self.fluid_tail_slots),
+        ] {
+            if v == 0 {
+                return Err(format!("{k} must be ≥ 1"));
+            }
         }
         if self.enumerate_max_jobs > 12 || self.enumerate_max_vms > 8 {
             return Err("enumerate_max_jobs ≤ 12 and enumerate_max_vms ≤ 8 keep the enumeration finite in practice".into());

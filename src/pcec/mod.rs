@@ -6,9 +6,11 @@
 //!
 //! See `models/pcec.md` for the model, the paper's numbering and every interpretation.
 
+mod bound_study;
 pub mod capacity;
 pub mod enumerate;
 pub mod experiment;
+pub mod fluid;
 mod generate;
 mod instance;
 mod method;
@@ -19,12 +21,14 @@ mod sim;
 mod solution;
 mod solve;
 pub mod swf;
+mod tools;
 mod verify;
 
 #[cfg(test)]
 mod tests;
 
 pub use capacity::{capacity, PmCapacity, PmDescription, PmState, VmCapacity, VmState};
+pub use fluid::{fluid_bound, FluidBound};
 pub use generate::{generate, GenSpec};
 pub use instance::{Instance, Job};
 pub use method::{Method, Settings};

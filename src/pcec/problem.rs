@@ -202,17 +202,28 @@ impl Problem for Pcec {
         )
     }
 
+    fn tools() -> Vec<crate::problem::Tool> {
+        super::tools::tools()
+    }
+
     fn studies() -> Vec<Study> {
-        vec![Study {
-            name: "pcec-paper",
-            title: "Liu et al. Figs. 5–7 on the SWF traces of --input (default ../shared/traces), and PC against the best non-delay FCFS dispatch on tiny instances",
-            run: paper_study,
-        }]
+        vec![
+            Study {
+                name: "pcec-paper",
+                title: "Liu et al. Figs. 5–7 on the SWF traces of --input (default ../shared/traces), and PC against the best non-delay FCFS dispatch on tiny instances",
+                run: paper_study,
+            },
+            Study {
+                name: "pcec-bound",
+                title: "EC, PC and EC-LB against the fluid LP lower bound on the mean XF of any schedule, on the traces of --input, and the bound against the best dispatch on tiny instances",
+                run: bound_study,
+            },
+        ]
     }
 }
 
-/// Figs. 5–7 and the enumeration study.
-fn paper_study(args: &StudyArgs) -> Result<String> {
+/// The paper's set-up with the traces taken from `--input` and `--instances` jobs per trace.
+fn study_spec(args: &StudyArgs) -> ExperimentSpec {
     let mut spec = ExperimentSpec::default();
     if let Some(dir) = &args.input {
         for t in &mut spec.traces {
@@ -227,6 +238,12 @@ fn paper_study(args: &StudyArgs) -> Result<String> {
     if let Some(n) = args.count {
         spec.jobs = n;
     }
+    spec
+}
+
+/// Figs. 5–7 and the enumeration study.
+fn paper_study(args: &StudyArgs) -> Result<String> {
+    let spec = study_spec(args);
     let report = run(&spec)?;
     super::plot::write_plots(&report, &args.out)?;
     let settings: Settings = crate::problem::apply_flags(args.settings.as_deref(), &[])?;
@@ -240,4 +257,18 @@ fn paper_study(args: &StudyArgs) -> Result<String> {
         report.to_markdown(),
         enumeration.to_markdown()
     ))
+}
+
+/// The fluid LP bound against the policies (`--settings` sets the LP's window and grid).
+fn bound_study(args: &StudyArgs) -> Result<String> {
+    let mut spec = study_spec(args);
+    let settings: Settings = crate::problem::apply_flags(args.settings.as_deref(), &[])?;
+    spec.settings.fluid_window = settings.fluid_window;
+    spec.settings.fluid_slots = settings.fluid_slots;
+    spec.settings.fluid_tail_slots = settings.fluid_tail_slots;
+    let tiny = GenSpec {
+        seed: args.seed,
+        ..GenSpec::default()
+    };
+    super::bound_study::run(&spec, &tiny, 200)
 }

@@ -5,7 +5,8 @@ use super::*;
 use crate::Error;
 use std::path::{Path, PathBuf};
 
-fn inst(pms: usize, vms: usize, jobs: &[(f64, f64)]) -> Instance {
+/// A cluster of `pms` × `vms` default VMs and jobs `(submit, work)`, ids from 1.
+pub(crate) fn inst(pms: usize, vms: usize, jobs: &[(f64, f64)]) -> Instance {
     Instance {
         pms,
         vms_per_pm: vms,

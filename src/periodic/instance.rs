@@ -163,64 +163,17 @@ impl Instance {
         Ok(inst)
     }
 
-    /// Parses BPPLIB: `n`, `c`, then `n` weights (CRLF tolerated). Equal weights become one
-    /// job whose `tasks` is their count, in order of first appearance.
+    /// Parses BPPLIB (`n`, `c`, then `n` whole weights; read by the bin-packing family's
+    /// parser, so both report the same errors). Equal weights become one job whose `tasks` is
+    /// their count, in order of first appearance.
     pub fn from_bpplib(text: &str, file: &Path) -> Result<Self> {
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.trim()))
-            .filter(|(_, l)| !l.is_empty());
-        let mut number = |what: &str| -> Result<(usize, f64)> {
-            let (n, l) = lines.next().ok_or_else(|| {
-                InputError::new(file, Location::File, "", format!("ends before the {what}"))
-            })?;
-            let v: f64 = l.parse().map_err(|_| {
-                InputError::new(
-                    file,
-                    Location::Line(n, Some(what.into())),
-                    l,
-                    "not a number",
-                )
-            })?;
-            if !v.is_finite() || v <= 0.0 {
-                return Err(InputError::new(
-                    file,
-                    Location::Line(n, Some(what.into())),
-                    l,
-                    "must be a finite number > 0",
-                )
-                .into());
-            }
-            Ok((n, v))
-        };
-        let (line, count) = number("n")?;
-        if count.fract() != 0.0 || count > 1e7 {
-            return Err(InputError::new(
-                file,
-                Location::Line(line, Some("n".into())),
-                count.to_string(),
-                "must be a whole number of items",
-            )
-            .into());
-        }
-        let (_, capacity) = number("c")?;
+        let bins = crate::binpacking::Instance::from_bpplib(text, file)?;
         let mut jobs: Vec<Job> = Vec::new();
         let mut index: std::collections::HashMap<u64, usize> = Default::default();
-        for _ in 0..count as usize {
-            let (line, w) = number("weight")?;
-            if w > capacity {
-                return Err(InputError::new(
-                    file,
-                    Location::Line(line, Some("weight".into())),
-                    w.to_string(),
-                    format!("exceeds the capacity {capacity}"),
-                )
-                .into());
-            }
-            let k = *index.entry(w.to_bits()).or_insert_with(|| {
+        for &w in &bins.weights {
+            let k = *index.entry(w).or_insert_with(|| {
                 jobs.push(Job {
-                    mean: w,
+                    mean: w as f64,
                     amplitude: 0.0,
                     phase: 0.0,
                     tasks: 0,
@@ -229,16 +182,10 @@ impl Instance {
             });
             jobs[k].tasks += 1;
         }
-        if let Some((n, l)) = lines.next() {
-            return Err(InputError::new(
-                file,
-                Location::Line(n, None),
-                l,
-                format!("more lines than the {count} items announced"),
-            )
-            .into());
-        }
-        let inst = Instance { capacity, jobs };
+        let inst = Instance {
+            capacity: bins.capacity as f64,
+            jobs,
+        };
         inst.validate(file)?;
         Ok(inst)
     }

@@ -6,7 +6,8 @@
 //! generator, plus one `impl Problem` and one line in [`registry::REGISTRY`]. The CLI
 //! (`solve`, `verify`, `generate`, `export-lp`, `experiment`), settings files, sweeps with
 //! resumable CSVs and their reports then work for it with no other change: they see only the
-//! problem's name, its method and flag tables, JSON values and certificates.
+//! problem's name, its method and flag tables, JSON values and certificates. A family's own
+//! commands (`capacity`, `simulate`) come the same way, as [`Tool`]s.
 //!
 //! ```text
 //! file ──load──> Instance ──solve(method, Settings, &Deadline)──> Solution { certificate, … }
@@ -57,6 +58,8 @@ pub enum Target {
     Load,
     /// The generator specification ([`Problem::Spec`]).
     Spec,
+    /// An option of one [`Tool`], read by the tool itself.
+    Tool,
 }
 
 /// What a flag does with its value.
@@ -308,6 +311,60 @@ pub struct StudyArgs {
     pub input: Option<std::path::PathBuf>,
 }
 
+/// A command a family offers beyond solve, verify and generate — `vcalloc capacity pcec
+/// PMS.json`, `vcalloc simulate pcec TRACE` —, as `vcalloc COMMAND PROBLEM FILE [options]`.
+/// Families that offer the same command share it (each its own subcommand), so the CLI builds
+/// it from this table and names no family.
+pub struct Tool {
+    /// The command, e.g. `simulate`.
+    pub command: &'static str,
+    /// One line on the command whatever the family (the first family's wins).
+    pub about: &'static str,
+    /// One line on this family's version.
+    pub title: &'static str,
+    /// Help of the input file.
+    pub input: &'static str,
+    /// Its options: [`Target::Settings`] and [`Target::Load`] keys as for `solve`,
+    /// [`Target::Tool`] for its own.
+    pub flags: Vec<Flag>,
+    /// Help of `--output FILE`, when the tool writes one.
+    pub output: Option<&'static str>,
+    /// Runs it; the text is for standard output.
+    pub run: fn(&ToolArgs<'_>) -> Result<String>,
+}
+
+/// What a [`Tool`] is given.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolArgs<'a> {
+    /// The input file.
+    pub file: &'a Path,
+    /// The options given, in table order (switches with an empty value).
+    pub flags: &'a [Applied<'a>],
+    /// `--settings FILE`.
+    pub settings: Option<&'a Path>,
+    /// `--output FILE`.
+    pub output: Option<&'a Path>,
+}
+
+impl ToolArgs<'_> {
+    /// The flags of one target.
+    pub fn of(&self, target: Target) -> Vec<Applied<'_>> {
+        self.flags
+            .iter()
+            .copied()
+            .filter(|(f, _)| f.target == target)
+            .collect()
+    }
+
+    /// The value of the tool option whose key is `key`, if given.
+    pub fn option(&self, key: &str) -> Option<&str> {
+        self.flags
+            .iter()
+            .find(|(f, _)| f.target == Target::Tool && f.key == key)
+            .map(|&(_, v)| v)
+    }
+}
+
 /// A problem family. Implement this, add one line to [`registry::REGISTRY`], and the CLI,
 /// verify, settings files, sweeps and reports work for the family.
 pub trait Problem: Sized + 'static {
@@ -389,6 +446,10 @@ pub trait Problem: Sized + 'static {
     }
     /// The problem's studies.
     fn studies() -> Vec<Study> {
+        Vec::new()
+    }
+    /// The problem's extra commands.
+    fn tools() -> Vec<Tool> {
         Vec::new()
     }
 }

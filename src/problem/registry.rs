@@ -18,6 +18,7 @@ static REGISTRY: &[&dyn Entry] = &[
     &Registered::<crate::evolving::Evolving>(PhantomData),
     &Registered::<crate::pcec::Pcec>(PhantomData),
     &Registered::<crate::market::Rebalance>(PhantomData),
+    &Registered::<crate::binpacking::BinPacking>(PhantomData),
 ];
 
 /// Every registered problem.
@@ -176,6 +177,8 @@ pub trait Entry: Sync {
     fn report(&self, set: &str, rows: &[&Row]) -> (String, Vec<Plot>);
     /// The problem's studies.
     fn studies(&self) -> Vec<super::Study>;
+    /// The problem's extra commands.
+    fn tools(&self) -> Vec<super::Tool>;
 }
 
 /// The [`Entry`] of a [`Problem`].
@@ -378,5 +381,8 @@ impl<P: Problem> Entry for Registered<P> {
     }
     fn studies(&self) -> Vec<super::Study> {
         P::studies()
+    }
+    fn tools(&self) -> Vec<super::Tool> {
+        P::tools()
     }
 }

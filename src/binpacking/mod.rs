@@ -1,0 +1,20 @@
+//! One-dimensional bin packing (issue 22): BPPLIB instances solved to proven optimality by
+//! branch-and-price on [`crate::colgen`] (Ryan–Foster branching, an exact knapsack pricing that
+//! honours it), with first- and best-fit decreasing as baselines and the root column
+//! generation alone as a bound. Model and choices: `models/packing.md`.
+
+mod instance;
+mod pricing;
+mod problem;
+mod solve;
+mod study;
+#[cfg(test)]
+mod tests;
+
+pub use instance::Instance;
+pub use pricing::{BinKnapsack, PricingSettings};
+pub use problem::BinPacking;
+pub use solve::{solve, verify, Method, Settings, Solution};
+
+/// The registry name of the family.
+pub const NAME: &str = "binpacking";

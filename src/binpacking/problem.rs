@@ -1,0 +1,173 @@
+//! Bin packing as a [`Problem`] for the registry.
+
+use super::instance::Instance;
+use super::solve::{solve, verify, Method, Settings, Solution};
+use crate::error::Result;
+use crate::problem::{Common, Flag, Invalid, Problem, Sense, Study, Target, Validate};
+use crate::solver::Deadline;
+use crate::Violation;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The one-dimensional bin-packing family.
+pub struct BinPacking;
+
+impl Validate for Settings {
+    fn validate(&self) -> std::result::Result<(), Invalid> {
+        if self.bp.node_limit == 0 {
+            return Err(Invalid::new("bp.node_limit", 0, "must be at least 1"));
+        }
+        if self.pricing.node_limit == 0 {
+            return Err(Invalid::new("pricing.node_limit", 0, "must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+/// A random instance: `items` weights uniform in `[min, max]`, capacity `capacity`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    /// Items.
+    #[serde(default = "items")]
+    pub items: usize,
+    /// Bin capacity.
+    #[serde(default = "capacity")]
+    pub capacity: u64,
+    /// Smallest weight.
+    #[serde(default = "min_weight")]
+    pub min_weight: u64,
+    /// Largest weight.
+    #[serde(default = "max_weight")]
+    pub max_weight: u64,
+    /// Seed.
+    pub seed: u64,
+}
+
+fn items() -> usize {
+    50
+}
+fn capacity() -> u64 {
+    150
+}
+fn min_weight() -> u64 {
+    20
+}
+fn max_weight() -> u64 {
+    100
+}
+
+impl Validate for Spec {
+    fn validate(&self) -> std::result::Result<(), Invalid> {
+        if self.items == 0 || self.items > super::instance::MAX_ITEMS {
+            return Err(Invalid::new("items", self.items, "must be 1 … 100,000"));
+        }
+        if !(1..=self.max_weight).contains(&self.min_weight) || self.max_weight > self.capacity {
+            return Err(Invalid::new(
+                "max_weight",
+                self.max_weight,
+                "need 1 ≤ min_weight ≤ max_weight ≤ capacity",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Uniform weights, seeded.
+pub fn generate(spec: &Spec) -> Instance {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(spec.seed);
+    Instance {
+        capacity: spec.capacity,
+        weights: (0..spec.items)
+            .map(|_| rng.random_range(spec.min_weight..=spec.max_weight))
+            .collect(),
+    }
+}
+
+const G: Target = Target::Spec;
+
+impl Problem for BinPacking {
+    const NAME: &'static str = super::NAME;
+    const TITLE: &'static str =
+        "One-dimensional bin packing (BPPLIB): branch-and-price to proven optimality";
+    const SENSE: Sense = Sense::Minimize;
+    type Instance = Instance;
+    type Solution = Solution;
+    type Method = Method;
+    type Settings = Settings;
+    type Load = ();
+    type Spec = Spec;
+    type Memo = ();
+
+    fn flags() -> Vec<Flag> {
+        vec![
+            Flag::takes(
+                "node-limit",
+                Target::Settings,
+                "bp.node_limit",
+                "N",
+                "bp: search nodes at most (default 100000)",
+            ),
+            Flag::sets(
+                "no-dive",
+                Target::Settings,
+                "bp.root_dive",
+                "false",
+                "bp: no dive at the root (the tree must find the optimum)",
+            ),
+            Flag::takes("items", G, "items", "N", "Items (default 50)"),
+            Flag::takes("capacity", G, "capacity", "C", "Bin capacity (default 150)"),
+            Flag::takes(
+                "min-weight",
+                G,
+                "min_weight",
+                "W",
+                "Smallest weight (default 20)",
+            ),
+            Flag::takes(
+                "max-weight",
+                G,
+                "max_weight",
+                "W",
+                "Largest weight (default 100)",
+            ),
+        ]
+    }
+
+    fn configure(_settings: &mut Settings, _common: &Common) {}
+
+    fn load(path: &Path, _load: &()) -> Result<Instance> {
+        Instance::load(path)
+    }
+
+    fn solve(
+        inst: &Instance,
+        method: Method,
+        settings: &Settings,
+        deadline: &Deadline,
+        _memo: &(),
+    ) -> Result<Solution> {
+        solve(inst, method, settings, deadline)
+    }
+
+    fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
+        verify(inst, sol)
+    }
+
+    fn generate(spec: &Spec) -> Result<Instance> {
+        Ok(generate(spec))
+    }
+
+    fn describe(inst: &Instance) -> String {
+        format!("{} items, capacity {}", inst.weights.len(), inst.capacity)
+    }
+
+    fn studies() -> Vec<Study> {
+        vec![Study {
+            name: "binpacking-bpplib",
+            title: "Branch-and-price on BPPLIB sets (--input: a set folder with optima.tsv, or a folder of them): proven optimal, times, root LP against Brandão's",
+            run: super::study::run,
+        }]
+    }
+}

@@ -1,0 +1,249 @@
+//! The methods, their settings, the solution and its verification.
+
+use super::instance::Instance;
+use super::pricing::{BinKnapsack, PricingSettings};
+use crate::colgen::{branch_and_price, BpEnd, BpSettings, Column};
+use crate::error::Result;
+use crate::problem::{Certificate, Sense};
+use crate::solver::Deadline;
+use crate::Violation;
+use serde::{Deserialize, Serialize};
+
+/// A bin-packing method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Method {
+    /// First fit decreasing.
+    Ffd,
+    /// Best fit decreasing.
+    Bfd,
+    /// Column generation at the root and a dive: the LP bound, no branching.
+    Cg,
+    /// Branch-and-price: proven optimal, or incumbent, bound and gap on a limit.
+    Bp,
+}
+
+impl Method {
+    /// Every method.
+    pub fn all() -> [Method; 4] {
+        [Method::Ffd, Method::Bfd, Method::Cg, Method::Bp]
+    }
+    /// Name on the command line.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Method::Ffd => "ffd",
+            Method::Bfd => "bfd",
+            Method::Cg => "cg",
+            Method::Bp => "bp",
+        }
+    }
+    /// One line for `--help`.
+    pub fn description(&self) -> &'static str {
+        match self {
+            Method::Ffd => "first fit decreasing, against ⌈Σw/C⌉",
+            Method::Bfd => "best fit decreasing, against ⌈Σw/C⌉",
+            Method::Cg => {
+                "root column generation and a dive: the Gilmore–Gomory bound, no branching"
+            }
+            Method::Bp => {
+                "branch-and-price (Ryan–Foster, exact knapsack pricing): proven optimal or a gap"
+            }
+        }
+    }
+}
+
+crate::method_table!(Method, all);
+
+/// Settings of the methods.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// The pricing.
+    pub pricing: PricingSettings,
+    /// The search (`cg`: only its root, with `node_limit` 1).
+    pub bp: BpSettings,
+    /// `experiment binpacking-bpplib`: seconds per instance (`solve` takes `--time-limit`).
+    pub study_seconds: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            pricing: PricingSettings::default(),
+            bp: BpSettings::default(),
+            study_seconds: 10.0,
+        }
+    }
+}
+
+/// A packing and its certificate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Solution {
+    /// Objective: bins used; bound: proven lower bound.
+    pub certificate: Certificate,
+    /// Items per bin (indices into the instance's weights).
+    pub bins: Vec<Vec<usize>>,
+}
+
+crate::certified!(Solution);
+
+/// First or best fit, items by decreasing weight (ties by index).
+fn fit_decreasing(inst: &Instance, best: bool) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..inst.weights.len()).collect();
+    order.sort_by(|&a, &b| inst.weights[b].cmp(&inst.weights[a]).then(a.cmp(&b)));
+    let mut bins: Vec<(u64, Vec<usize>)> = Vec::new();
+    for i in order {
+        let w = inst.weights[i];
+        let fits = bins
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.0 + w <= inst.capacity);
+        let pick = if best {
+            fits.max_by(|a, b| a.1 .0.cmp(&b.1 .0).then(b.0.cmp(&a.0)))
+                .map(|(k, _)| k)
+        } else {
+            fits.map(|(k, _)| k).next()
+        };
+        match pick {
+            Some(k) => {
+                bins[k].0 += w;
+                bins[k].1.push(i);
+            }
+            None => bins.push((w, vec![i])),
+        }
+    }
+    bins.into_iter().map(|b| b.1).collect()
+}
+
+/// Makes every item appear in exactly one bin (a covering may hold an item twice) and drops
+/// empty bins.
+fn to_partition(n: usize, cols: &[Column]) -> Vec<Vec<usize>> {
+    let mut placed = vec![false; n];
+    let mut bins = Vec::new();
+    for c in cols {
+        let bin: Vec<usize> = c
+            .iter()
+            .map(|&(r, _)| r)
+            .filter(|&r| !std::mem::replace(&mut placed[r], true))
+            .collect();
+        if !bin.is_empty() {
+            bins.push(bin);
+        }
+    }
+    bins
+}
+
+/// Runs `method` on `inst` within `deadline`.
+pub fn solve(
+    inst: &Instance,
+    method: Method,
+    settings: &Settings,
+    deadline: &Deadline,
+) -> Result<Solution> {
+    let began = std::time::Instant::now();
+    let volume = inst.volume_bound() as f64;
+    let mut certificate = Certificate::new(super::NAME, method.name(), Sense::Minimize);
+    let bins = match method {
+        Method::Ffd | Method::Bfd => {
+            let bins = fit_decreasing(inst, method == Method::Bfd);
+            certificate.scored(bins.len() as f64, volume, 0.0);
+            bins
+        }
+        Method::Cg | Method::Bp => {
+            let start = fit_decreasing(inst, true);
+            let cols: Vec<Column> = start
+                .iter()
+                .map(|b| b.iter().map(|&i| (i, 1.0)).collect())
+                .collect();
+            let mut pricing =
+                BinKnapsack::new(&inst.weights, inst.capacity, settings.pricing.clone());
+            let mut bp = settings.bp.clone();
+            if method == Method::Cg {
+                bp.node_limit = 1;
+            }
+            let out = branch_and_price(inst.weights.len(), &mut pricing, cols, &bp, deadline)?;
+            let bins = to_partition(inst.weights.len(), &out.incumbent);
+            let bound = (out.bound as f64).max(volume).min(bins.len() as f64);
+            certificate.scored(bins.len() as f64, bound, 0.0);
+            let stats = &mut certificate.stats;
+            stats.insert("root_lp".into(), out.root_lp);
+            stats.insert("nodes".into(), out.nodes as f64);
+            stats.insert("open_nodes".into(), out.open as f64);
+            stats.insert("columns".into(), out.columns as f64);
+            stats.insert(
+                "search_complete".into(),
+                f64::from(u8::from(out.end == BpEnd::Optimal)),
+            );
+            bins
+        }
+    };
+    certificate.seconds = began.elapsed().as_secs_f64();
+    Ok(Solution { certificate, bins })
+}
+
+/// Every item in exactly one bin, no bin over capacity, the objective the bin count, the bound
+/// at least `⌈Σw/C⌉`'s… no: at most the objective (a proven bound is not re-proven here).
+pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let n = inst.weights.len();
+    let mut seen = vec![0u32; n];
+    for (b, bin) in sol.bins.iter().enumerate() {
+        let mut load: u128 = 0;
+        for &i in bin {
+            if i >= n {
+                out.push(Violation::new(
+                    "item",
+                    format!("bin {b} holds item {i}, not in 0..{n}"),
+                ));
+                continue;
+            }
+            seen[i] += 1;
+            load += u128::from(inst.weights[i]);
+        }
+        if load > u128::from(inst.capacity) {
+            out.push(Violation::new(
+                "capacity",
+                format!("bin {b} holds {load} > capacity {}", inst.capacity),
+            ));
+        }
+        if bin.is_empty() {
+            out.push(Violation::new("bin", format!("bin {b} is empty")));
+        }
+    }
+    for (i, &k) in seen.iter().enumerate() {
+        if k != 1 {
+            out.push(Violation::new(
+                "assignment",
+                format!("item {i} is in {k} bins"),
+            ));
+        }
+    }
+    let c = &sol.certificate;
+    if c.objective != Some(sol.bins.len() as f64) {
+        out.push(Violation::new(
+            "objective",
+            format!("reported {:?}, {} bins used", c.objective, sol.bins.len()),
+        ));
+    }
+    if let Some(b) = c.bound {
+        if b > sol.bins.len() as f64 {
+            out.push(Violation::new(
+                "bound",
+                format!("bound {b} above the {} bins used", sol.bins.len()),
+            ));
+        }
+        if (c.method == "ffd" || c.method == "bfd") && b > inst.volume_bound() as f64 {
+            out.push(Violation::new(
+                "bound",
+                format!("bound {b} above ⌈Σw/C⌉ = {}", inst.volume_bound()),
+            ));
+        }
+    }
+    if c.status == crate::Status::Optimal && c.bound != c.objective {
+        out.push(Violation::new(
+            "optimality",
+            "optimal without a matching bound".to_string(),
+        ));
+    }
+    out
+}

@@ -1,0 +1,395 @@
+//! Branch-and-price over the covering master with unit demands (one row per item, each to be
+//! covered once): every node is column generation ([`super::run`]) under Ryan–Foster branching
+//! decisions — items `i, j` *together* (a column holds both or neither) or *apart* (never
+//! both) — which the pricing honours exactly ([`BranchPricing::restrict`]), so it stays a
+//! knapsack. Node bounds are the loop's Lagrangian bound rounded up; nodes are explored best
+//! bound first (ties: deeper first), the column pool is shared across nodes, and the search
+//! ends `optimal` only when the incumbent meets the rounded-up global bound (the least bound
+//! of the open nodes). Problems with demands above one expand to unit items first (the caller's
+//! job; models/packing.md says why).
+//!
+//! Why Ryan–Foster is complete: in a fractional solution of the partitioning master some pair
+//! of items is covered together by a fractional amount (Ryan & Foster 1981). The covering
+//! master may over-cover; a node whose fractional solution has no fractional pair (or whose
+//! loop stopped early on an integral solution) is neither closed nor split, its bound is kept,
+//! and the search cannot end `optimal` below it (see [`pair_to_branch`]).
+
+use super::{dive, run, CgSettings, Column, CoveringMaster, DiveSettings, Pricing};
+use crate::error::Result;
+use crate::outcome::ceil_with_tolerance;
+use crate::solver::Deadline;
+use log::{debug, info};
+use serde::{Deserialize, Serialize};
+use std::collections::{BinaryHeap, HashSet};
+use std::time::Instant;
+
+/// A pricing oracle that honours branching decisions.
+pub trait BranchPricing: Pricing {
+    /// From now on every column must hold both items of each `together` pair or neither, and
+    /// never both items of an `apart` pair. Called before each node's column generation.
+    fn restrict(&mut self, together: &[(usize, usize)], apart: &[(usize, usize)]);
+}
+
+/// Settings of the search.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BpSettings {
+    /// Column generation at each node.
+    pub cg: CgSettings,
+    /// Diving at the root for an incumbent (off: the caller's start only, so the tree must
+    /// find the optimum itself — what the brute-force tests use).
+    pub root_dive: bool,
+    /// The dive's settings.
+    pub dive: DiveSettings,
+    /// Nodes at most (then: the incumbent, the global bound, the gap).
+    pub node_limit: u64,
+    /// Seconds between progress lines at `info!`.
+    pub progress_seconds: f64,
+}
+
+impl Default for BpSettings {
+    fn default() -> Self {
+        BpSettings {
+            cg: CgSettings::default(),
+            root_dive: true,
+            dive: DiveSettings::default(),
+            node_limit: 100_000,
+            progress_seconds: 1.0,
+        }
+    }
+}
+
+/// How the search ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BpEnd {
+    /// Incumbent = ⌈global bound⌉: proven optimal.
+    Optimal,
+    /// The deadline.
+    TimeLimit,
+    /// The node limit.
+    NodeLimit,
+    /// A node's column generation could not be settled (pricing limit): the bound holds but
+    /// the tree is incomplete.
+    Incomplete,
+}
+
+/// What the search found.
+#[derive(Debug, Clone)]
+pub struct BpOutcome {
+    /// The incumbent: one column per bin (each item covered at least once).
+    pub incumbent: Vec<Column>,
+    /// Proven lower bound on the optimum (rounded up).
+    pub bound: u64,
+    /// The root LP's value (or its best Lagrangian bound when it did not converge).
+    pub root_lp: f64,
+    /// How it ended.
+    pub end: BpEnd,
+    /// Nodes solved.
+    pub nodes: u64,
+    /// Nodes still open at the end.
+    pub open: usize,
+    /// Columns generated in all.
+    pub columns: usize,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// An open node: its decisions and its parent's bound.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Node {
+    bound: u64,
+    depth: u32,
+    together: Vec<(usize, usize)>,
+    apart: Vec<(usize, usize)>,
+}
+
+impl Ord for Node {
+    /// The heap pops the least bound first, then the deepest.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other
+            .bound
+            .cmp(&self.bound)
+            .then(self.depth.cmp(&other.depth))
+    }
+}
+
+impl PartialOrd for Node {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Union–find over items, for the together groups.
+fn groups(rows: usize, together: &[(usize, usize)]) -> Vec<usize> {
+    let mut parent: Vec<usize> = (0..rows).collect();
+    fn find(p: &mut [usize], x: usize) -> usize {
+        let mut r = x;
+        while p[r] != r {
+            r = p[r];
+        }
+        let mut y = x;
+        while p[y] != r {
+            let next = p[y];
+            p[y] = r;
+            y = next;
+        }
+        r
+    }
+    for &(i, j) in together {
+        let (a, b) = (find(&mut parent, i), find(&mut parent, j));
+        if a != b {
+            parent[a.max(b)] = a.min(b);
+        }
+    }
+    (0..rows).map(|i| find(&mut parent, i)).collect()
+}
+
+/// Whether `col` honours the decisions (`group[i]` the representative of item `i`).
+fn compatible(col: &Column, group: &[usize], apart: &[(usize, usize)]) -> bool {
+    let has: HashSet<usize> = col.iter().map(|&(r, _)| r).collect();
+    let holds_group: HashSet<usize> = has.iter().map(|&r| group[r]).collect();
+    // Together: a column holding one member of a group holds all of them.
+    for (r, &g) in group.iter().enumerate() {
+        if holds_group.contains(&g) && !has.contains(&r) {
+            return false;
+        }
+    }
+    !apart
+        .iter()
+        .any(|&(i, j)| has.contains(&i) && has.contains(&j))
+}
+
+/// A fractional pair to branch on: `f_ij = Σ_{c ∋ i, j} λ_c` strictly between 0 and 1,
+/// closest to ½ (ties: the smallest pair). A partitioning solution that is fractional always
+/// has one; a covering one that over-covers may not, and its node is then reported stuck.
+fn pair_to_branch(cols: &[Column], primal: &[f64]) -> Option<(usize, usize)> {
+    let support: Vec<(usize, f64)> = primal
+        .iter()
+        .enumerate()
+        .filter(|(_, &v)| v > 1e-9)
+        .map(|(c, &v)| (c, v))
+        .collect();
+    let mut pair: std::collections::HashMap<(usize, usize), f64> = Default::default();
+    for &(c, v) in &support {
+        let items: Vec<usize> = cols[c].iter().map(|&(r, _)| r).collect();
+        for (a, &i) in items.iter().enumerate() {
+            for &j in &items[a + 1..] {
+                *pair.entry((i.min(j), i.max(j))).or_default() += v;
+            }
+        }
+    }
+    pair.into_iter()
+        .filter(|(_, f)| *f > 1e-6 && *f < 1.0 - 1e-6)
+        .min_by(|a, b| {
+            (a.1 - 0.5)
+                .abs()
+                .total_cmp(&(b.1 - 0.5).abs())
+                .then(a.0.cmp(&b.0))
+        })
+        .map(|(p, _)| p)
+}
+
+/// Whether every `λ` is integral.
+fn integral(primal: &[f64]) -> bool {
+    primal.iter().all(|v| (v - v.round()).abs() <= 1e-6)
+}
+
+/// Branch-and-price for `rows` unit-demand items. `start` is a feasible packing (one column
+/// per bin); its size is the first incumbent.
+pub fn branch_and_price<P: BranchPricing>(
+    rows: usize,
+    pricing: &mut P,
+    start: Vec<Column>,
+    settings: &BpSettings,
+    deadline: &Deadline,
+) -> Result<BpOutcome> {
+    let began = Instant::now();
+    let demands = vec![1.0; rows];
+    let mut pool: Vec<Column> = Vec::new();
+    let mut seen: HashSet<Vec<usize>> = HashSet::new();
+    let mut remember = |pool: &mut Vec<Column>, cols: &[Column]| {
+        for c in cols {
+            if seen.insert(key(c)) {
+                pool.push(c.clone());
+            }
+        }
+    };
+    remember(&mut pool, &start);
+    let mut incumbent = start;
+    let mut heap = BinaryHeap::new();
+    heap.push(Node {
+        bound: 0,
+        depth: 0,
+        together: Vec::new(),
+        apart: Vec::new(),
+    });
+    let (mut nodes, mut root_lp) = (0u64, 0.0);
+    // The least bound of a node that could be neither closed nor split.
+    let mut stuck: Option<u64> = None;
+    let mut last_log = Instant::now();
+    let end = loop {
+        let best = incumbent.len() as u64;
+        heap.retain(|n| n.bound < best);
+        if heap.is_empty() {
+            break BpEnd::Optimal;
+        }
+        if deadline.expired() {
+            break BpEnd::TimeLimit;
+        }
+        if nodes >= settings.node_limit {
+            break BpEnd::NodeLimit;
+        }
+        let node = heap.pop().expect("not empty");
+        nodes += 1;
+        pricing.restrict(&node.together, &node.apart);
+        let group = groups(rows, &node.together);
+        let mut master = CoveringMaster::new(&demands);
+        // One column per together group: feasible, since each group was formed inside a
+        // column of an ancestor's master.
+        let mut reps: Vec<usize> = group.clone();
+        reps.sort_unstable();
+        reps.dedup();
+        for g in reps {
+            master.add_column(
+                (0..rows)
+                    .filter(|&r| group[r] == g)
+                    .map(|r| (r, 1.0))
+                    .collect(),
+            )?;
+        }
+        for c in pool.iter().filter(|c| compatible(c, &group, &node.apart)) {
+            master.add_column(c.clone())?;
+        }
+        let cg = run(
+            &mut master,
+            pricing,
+            &settings.cg,
+            node.bound as f64,
+            deadline,
+        )?;
+        let node_bound = ceil_with_tolerance(cg.bound).max(node.bound);
+        // The node's LP optimum is pinned down to its ceiling.
+        let settled = node_bound >= ceil_with_tolerance(cg.master_value);
+        if nodes == 1 {
+            root_lp = cg.bound;
+        }
+        let cols = master.columns().to_vec();
+        remember(&mut pool, &cols);
+        let whole = integral(&cg.primal);
+        if whole {
+            let bins: Vec<Column> = cols
+                .iter()
+                .zip(&cg.primal)
+                .flat_map(|(c, &v)| std::iter::repeat_n(c.clone(), v.round() as usize))
+                .collect();
+            if bins.len() < incumbent.len() {
+                incumbent = bins;
+            }
+        } else if nodes == 1 && settings.root_dive && !deadline.expired() {
+            let d = dive(&mut master, pricing, &settings.dive, deadline)?;
+            debug!(
+                "root dive: {} bins, complete {}, {} steps, {} columns, {:.3}s",
+                d.counts.iter().sum::<u64>(),
+                d.complete,
+                d.steps,
+                d.columns_added,
+                d.seconds
+            );
+            let cols = master.columns().to_vec();
+            remember(&mut pool, &cols);
+            if d.complete {
+                let bins: Vec<Column> = cols
+                    .iter()
+                    .zip(&d.counts)
+                    .flat_map(|(c, &k)| std::iter::repeat_n(c.clone(), k as usize))
+                    .collect();
+                if bins.len() < incumbent.len() {
+                    incumbent = bins;
+                }
+            }
+        }
+        debug!(
+            "node {nodes} depth {}: bound {node_bound} (master {:.4}, {:?}), incumbent {}",
+            node.depth,
+            cg.master_value,
+            cg.termination,
+            incumbent.len()
+        );
+        if node_bound >= incumbent.len() as u64 || (whole && settled) {
+            continue;
+        }
+        let pair = if whole {
+            None
+        } else {
+            pair_to_branch(&cols, &cg.primal)
+        };
+        let Some((i, j)) = pair else {
+            // An integral but unsettled LP (the loop stopped early), or a fractional one
+            // without a fractional pair: neither closed nor split.
+            stuck = Some(stuck.map_or(node_bound, |b| b.min(node_bound)));
+            continue;
+        };
+        for together in [true, false] {
+            let mut child = Node {
+                bound: node_bound,
+                depth: node.depth + 1,
+                together: node.together.clone(),
+                apart: node.apart.clone(),
+            };
+            if together {
+                child.together.push((i, j));
+            } else {
+                child.apart.push((i, j));
+            }
+            heap.push(child);
+        }
+        if last_log.elapsed().as_secs_f64() >= settings.progress_seconds {
+            last_log = Instant::now();
+            info!(
+                "branch-and-price: {nodes} nodes, {} open, bound {}, incumbent {}",
+                heap.len(),
+                heap.iter()
+                    .map(|n| n.bound)
+                    .chain(stuck)
+                    .min()
+                    .unwrap_or(node_bound),
+                incumbent.len()
+            );
+        }
+    };
+    let best = incumbent.len() as u64;
+    let bound = heap
+        .iter()
+        .map(|n| n.bound)
+        .chain(stuck)
+        .min()
+        .unwrap_or(best)
+        .min(best);
+    // A search that met its bound is optimal whatever stopped it; one that ran out of nodes
+    // below a stuck node's bound is incomplete.
+    let end = if bound >= best {
+        BpEnd::Optimal
+    } else if end == BpEnd::Optimal {
+        BpEnd::Incomplete
+    } else {
+        end
+    };
+    Ok(BpOutcome {
+        bound,
+        root_lp,
+        end,
+        nodes,
+        open: heap.len(),
+        columns: pool.len(),
+        incumbent,
+        seconds: began.elapsed().as_secs_f64(),
+    })
+}
+
+/// A column's item set, for the pool's duplicate check.
+fn key(c: &Column) -> Vec<usize> {
+    let mut k: Vec<usize> = c.iter().map(|&(r, _)| r).collect();
+    k.sort_unstable();
+    k
+}
