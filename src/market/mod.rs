@@ -18,6 +18,7 @@ pub mod plot;
 mod problem;
 pub mod rebalance;
 pub mod rebalance_study;
+pub mod satbound;
 pub mod satisfaction;
 pub mod scenario;
 pub mod share;
@@ -26,6 +27,7 @@ pub mod simout;
 mod simstep;
 pub mod swf;
 pub mod tabu;
+pub mod tools;
 
 pub use generate::{generate, GenSpec};
 pub use problem::Rebalance;

@@ -140,6 +140,10 @@ impl Problem for Rebalance {
         format!("{} VMs on {} nodes", inst.vms.len(), inst.nodes.len())
     }
 
+    fn tools() -> Vec<crate::problem::Tool> {
+        super::tools::tools()
+    }
+
     fn studies() -> Vec<Study> {
         vec![Study {
             name: "market-paper",
@@ -165,7 +169,7 @@ fn paper_study(args: &StudyArgs) -> Result<String> {
     let f7 = fig7::fig7(&fig7::Fig7Spec::default(), &set);
     f7.write_plots(&args.out)?;
     md += &f7.to_markdown();
-    let sat = satisfaction::satisfaction(&satisfaction::SatSpec::default(), &set);
+    let sat = satisfaction::satisfaction(&satisfaction::SatSpec::default(), &set)?;
     sat.write_plots(&args.out)?;
     md += &sat.to_markdown();
     Ok(md)
