@@ -3,29 +3,13 @@
 //! (7 multipliers × 3 policies × 3 traces), water-filling for 10⁴ VMs.
 //! `cargo bench --bench pcec_sim -- [TRACES_DIR]` (default `../shared/traces`; without the
 //! folder, as on a clone without `shared/`, it says so and measures water-filling only).
+mod common;
+
+use common::time;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::Instant;
 use vcalloc::pcec::experiment::{load, sweep, ExperimentSpec};
 use vcalloc::pcec::{equilibrium_capacity, solve, water_fill, Method, Settings, VmSpec};
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-fn time<T>(reps: usize, mut f: impl FnMut() -> T) -> (f64, f64, f64) {
-    let v: Vec<f64> = (0..reps)
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(f());
-            t.elapsed().as_secs_f64()
-        })
-        .collect();
-    let lo = v.iter().cloned().fold(f64::INFINITY, f64::min);
-    let hi = v.iter().cloned().fold(0.0, f64::max);
-    (median(v), lo, hi)
-}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = std::env::args()

@@ -262,12 +262,15 @@ fn study_command(name: &'static str, title: &'static str) -> Command {
 const ALL_TARGETS: [Target; 4] = [Target::Settings, Target::Load, Target::Spec, Target::Tool];
 
 fn tool_command(e: &dyn Entry, t: &Tool) -> Command {
-    let mut cmd = Command::new(e.name()).about(t.title).arg(
-        Arg::new("file")
-            .required(true)
-            .value_parser(clap::value_parser!(PathBuf))
-            .help(t.input),
-    );
+    let mut cmd = Command::new(e.name())
+        .visible_aliases(t.aliases)
+        .about(t.title)
+        .arg(
+            Arg::new("file")
+                .required(true)
+                .value_parser(clap::value_parser!(PathBuf))
+                .help(t.input),
+        );
     if t.flags.iter().any(|f| f.target == Target::Settings) {
         cmd = cmd.arg(path(
             "settings",

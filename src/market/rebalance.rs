@@ -1,12 +1,14 @@
 //! The rebalance problem's API: methods, settings, solution, `solve` and `verify`.
 
 use super::instance::{Instance, Res};
+use super::milp::exact_rebalance;
 use super::placement::{global_ideal, node_allocation, vm_error};
 use super::share::ErrorNorm;
 use super::tabu::{brute_force, tabu_search, SearchResult, TabuParams};
 use crate::error::{InputError, Location, Result};
 use crate::outcome::Violation;
 use crate::problem::{Certificate, Sense};
+use crate::solver::{Deadline, HighsSettings};
 use serde::{Deserialize, Serialize};
 
 /// How a rebalance instance is solved.
@@ -19,6 +21,8 @@ pub enum Method {
     Brute,
     /// No migration: evaluates the current placement (the baseline every method must beat).
     Keep,
+    /// The exact MILP (HiGHS) minimising the largest error, started from the tabu placement.
+    Milp,
 }
 
 impl Method {
@@ -28,6 +32,7 @@ impl Method {
             Method::Tabu => "tabu",
             Method::Brute => "brute",
             Method::Keep => "keep",
+            Method::Milp => "milp",
         }
     }
     /// One-line description.
@@ -36,11 +41,14 @@ impl Method {
             Method::Tabu => "tabu search of Merkat §3.1 (largest-error VM to its best node)",
             Method::Brute => "exhaustive search over placements within K and M (tiny instances)",
             Method::Keep => "no migration: the current placement's allocations and errors",
+            Method::Milp => {
+                "exact MILP (HiGHS) over placements within K and M: optimum and proven bound"
+            }
         }
     }
     /// Every method.
-    pub fn all() -> [Method; 3] {
-        [Method::Tabu, Method::Brute, Method::Keep]
+    pub fn all() -> [Method; 4] {
+        [Method::Tabu, Method::Brute, Method::Keep, Method::Milp]
     }
 }
 
@@ -60,6 +68,14 @@ pub struct Settings {
     pub error_norm: ErrorNorm,
     /// The brute force refuses instances with more than this many raw placements `n^m`.
     pub brute_limit: u64,
+    /// `milp`: status `optimal` when the exact largest error of the returned placement is
+    /// within this of HiGHS's proven bound (default 1e-6, the tolerance).
+    pub milp_tolerance: f64,
+    /// `milp`: HiGHS options (threads, gaps, tolerances).
+    pub highs: HighsSettings,
+    /// `milp`: seconds one MILP may take (`None`: no cap; the command line's time limit
+    /// applies too, the earlier wins). The `market-rebalance` study uses 0.5 when unset.
+    pub milp_seconds: Option<f64>,
 }
 
 impl Default for Settings {
@@ -71,6 +87,12 @@ impl Default for Settings {
             iterations: 50,
             error_norm: ErrorNorm::NodeCapacity,
             brute_limit: 5_000_000,
+            milp_tolerance: 1e-6,
+            milp_seconds: None,
+            highs: HighsSettings {
+                mip_abs_gap: 1e-7,
+                ..HighsSettings::default()
+            },
         }
     }
 }
@@ -83,6 +105,15 @@ impl Settings {
                 "epsilon = {} must be finite and non-negative",
                 self.epsilon
             ));
+        }
+        if !self.milp_tolerance.is_finite() || self.milp_tolerance < 0.0 {
+            return Err(format!(
+                "milp_tolerance = {} must be finite and non-negative",
+                self.milp_tolerance
+            ));
+        }
+        if let Some(t) = self.milp_seconds.filter(|t| !(t.is_finite() && *t > 0.0)) {
+            return Err(format!("milp_seconds = {t} must be positive and finite"));
         }
         if self.brute_limit == 0 {
             return Err("brute_limit must be at least 1".into());
@@ -105,9 +136,9 @@ impl Settings {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Solution {
-    /// Objective: `max_v E_v` (minimised); bound: the brute force's optimum, or 0 (no error is
-    /// negative) for tabu and keep until the exact rebalancer exists; `optimal` for the brute
-    /// force only.
+    /// Objective: `max_v E_v` (minimised); bound: the brute force's optimum, HiGHS's proven
+    /// lower bound for `milp`, or 0 (no error is negative) for tabu and keep; `optimal` for
+    /// the brute force, and for `milp` when its exact error meets its bound.
     pub certificate: Certificate,
     /// Node of each VM after rebalancing.
     pub placement: Vec<usize>,
@@ -185,8 +216,30 @@ pub fn evaluate(inst: &Instance, placement: Vec<usize>, norm: ErrorNorm, limit: 
     }
 }
 
-/// Solves a rebalance instance. `Err` only for a brute force on an instance too large.
+/// Solves a rebalance instance with no time limit. `Err` for a brute force on an instance
+/// too large, or a HiGHS failure.
 pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Solution> {
+    solve_within(inst, method, settings, &Deadline::none())
+}
+
+fn tabu_params(settings: &Settings, limit: usize, epsilon: f64) -> TabuParams {
+    TabuParams {
+        epsilon,
+        migrations: limit,
+        tenure: settings.tabu_tenure,
+        iterations: settings.iterations,
+        norm: settings.error_norm,
+    }
+}
+
+/// [`solve`] within `deadline` (only `milp` uses it: on a limit it returns its incumbent,
+/// at worst the tabu placement, with HiGHS's bound).
+pub fn solve_within(
+    inst: &Instance,
+    method: Method,
+    settings: &Settings,
+    deadline: &Deadline,
+) -> Result<Solution> {
     let limit = settings.migration_limit(inst);
     let norm = settings.error_norm;
     let found: SearchResult = match method {
@@ -195,16 +248,8 @@ pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Sol
             max_error: f64::NAN,
             iterations: 0,
         },
-        Method::Tabu => tabu_search(
-            inst,
-            &TabuParams {
-                epsilon: settings.epsilon,
-                migrations: limit,
-                tenure: settings.tabu_tenure,
-                iterations: settings.iterations,
-                norm,
-            },
-        ),
+        Method::Tabu => tabu_search(inst, &tabu_params(settings, limit, settings.epsilon)),
+        Method::Milp => return solve_milp(inst, settings, limit, deadline),
         Method::Brute => brute_force(inst, limit, norm, settings.brute_limit).ok_or_else(|| {
             let raw = format!("{}^{}", inst.nodes.len(), inst.vms.len());
             InputError::new(
@@ -225,6 +270,93 @@ pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Sol
         let e = sol.max_error;
         sol.certificate.scored(e, e, 0.0);
     }
+    Ok(sol)
+}
+
+/// True when `placement` keeps `K` per node and at most `limit` VMs off their node.
+fn admissible(inst: &Instance, placement: &[usize], limit: usize) -> bool {
+    let mut count = vec![0usize; inst.nodes.len()];
+    placement.iter().for_each(|&n| count[n] += 1);
+    let moves = placement
+        .iter()
+        .zip(&inst.vms)
+        .filter(|(&n, vm)| n != vm.node)
+        .count();
+    moves <= limit && count.iter().all(|&c| c <= inst.max_vms_per_node)
+}
+
+/// A lower bound on the largest error of any placement within `limit` moves: a move changes
+/// two nodes' members, so at least `N − 2·limit` nodes keep theirs, and with them their
+/// errors (the global ideal does not depend on the placement). It is the `(2·limit + 1)`-th
+/// largest node error of the current placement (0 when every node may change).
+pub fn untouched_bound(inst: &Instance, norm: ErrorNorm, limit: usize) -> f64 {
+    let now = evaluate(inst, inst.vms.iter().map(|v| v.node).collect(), norm, limit);
+    let mut node_error = vec![0.0f64; inst.nodes.len()];
+    for (v, &n) in now.placement.iter().enumerate() {
+        node_error[n] = node_error[n].max(now.error[v]);
+    }
+    node_error.sort_by(|a, b| b.total_cmp(a));
+    node_error
+        .get(limit.saturating_mul(2))
+        .copied()
+        .unwrap_or(0.0)
+}
+
+/// The exact method: tabu (ε = 0) gives the start and the cap on `δ`; HiGHS's placement and
+/// the start are evaluated with the real water-filling and the better one is returned, with
+/// the larger of HiGHS's bound and [`untouched_bound`]. Optimal only when that exact error is
+/// within `milp_tolerance` of the bound; when the start already meets the untouched bound,
+/// HiGHS is not called.
+fn solve_milp(
+    inst: &Instance,
+    settings: &Settings,
+    limit: usize,
+    deadline: &Deadline,
+) -> Result<Solution> {
+    let norm = settings.error_norm;
+    let deadline = match settings.milp_seconds {
+        Some(t) => deadline.capped(t),
+        None => *deadline,
+    };
+    let start = tabu_search(inst, &tabu_params(settings, limit, 0.0));
+    let untouched = untouched_bound(inst, norm, limit);
+    let mut sol = evaluate(inst, start.placement.clone(), norm, limit);
+    let mut highs_bound = None;
+    let (mut binaries, mut exact) = (0, true);
+    if sol.max_error > untouched + settings.milp_tolerance {
+        let out = exact_rebalance(
+            inst,
+            limit,
+            norm,
+            &start.placement,
+            &settings.highs,
+            &deadline,
+        )?;
+        if let Some(p) = out.placement.filter(|p| admissible(inst, p, limit)) {
+            let cand = evaluate(inst, p, norm, limit);
+            if cand.max_error < sol.max_error {
+                sol = cand;
+            }
+        }
+        log::info!(
+            "milp: HiGHS {:?}, bound {:?}, exact model {}",
+            out.status,
+            out.bound,
+            out.exact
+        );
+        (highs_bound, binaries, exact) = (out.bound, out.binaries, out.exact);
+    }
+    let e = sol.max_error;
+    // HiGHS's bound holds up to its tolerances; it may not pass the exact error it bounds.
+    let bound = highs_bound.unwrap_or(0.0).max(untouched).min(e);
+    sol.certificate.method = Method::Milp.name().into();
+    sol.certificate.scored(e, bound, settings.milp_tolerance);
+    let st = &mut sol.certificate.stats;
+    st.insert("binaries".into(), binaries as f64);
+    st.insert("exact_model".into(), f64::from(u8::from(exact)));
+    st.insert("tabu_error".into(), start.max_error);
+    st.insert("untouched_bound".into(), untouched);
+    sol.iterations = start.iterations;
     Ok(sol)
 }
 
@@ -356,9 +488,9 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
             ),
         ));
     }
-    // Only the brute force proves a bound above 0 (it cannot be re-proven here but must not
-    // pass the solution's own error).
-    let brute = c.method == Method::Brute.name();
+    // Only the brute force and the MILP prove a bound above 0 (it cannot be re-proven here
+    // but must not pass the solution's own error).
+    let brute = c.method == Method::Brute.name() || c.method == Method::Milp.name();
     match c.bound {
         Some(b) if b > re.max_error + 1e-9 => out.push(v(
             "bound",

@@ -189,18 +189,30 @@ fn satisfaction_is_deterministic_and_bounded() {
     let spec = SatSpec {
         seeds: 2,
         apps: 10,
-        tightness_levels: vec![2.0],
+        tightness_levels: vec![2.0, 1.25],
         ..SatSpec::default()
     };
-    let a = satisfaction(&spec, &SimSettings::default());
-    let b = satisfaction(&spec, &SimSettings::default());
+    let a = satisfaction(&spec, &SimSettings::default()).unwrap();
+    let b = satisfaction(&spec, &SimSettings::default()).unwrap();
     assert_eq!(
         serde_json::to_string(&a.main.seeds).unwrap(),
         serde_json::to_string(&b.main.seeds).unwrap()
     );
-    for s in a.main.seeds.iter().chain(&a.levels[0].seeds) {
+    for s in a
+        .main
+        .seeds
+        .iter()
+        .chain(a.levels.iter().flat_map(|l| &l.seeds))
+    {
         assert!(s.merkat.abs() <= s.total + 1e-9 && s.baseline.abs() <= s.total + 1e-9);
         assert!(s.met_merkat <= 10 && s.met_baseline <= 10);
+        // The time-indexed bound holds for both policies.
+        assert!(
+            s.bound >= s.merkat.max(s.baseline) - 1e-6 * s.total,
+            "{s:?}"
+        );
+        assert!(s.met_bound + 1e-6 >= s.met_merkat.max(s.met_baseline) as f64);
+        assert!(s.bound <= s.total + 1e-6);
     }
     assert!(a.to_markdown().contains("2.79"));
 }

@@ -138,3 +138,71 @@ fn settings_validate_names_the_key() {
     assert!(s.validate().unwrap_err().contains("epsilon"));
     assert!(Settings::default().validate().is_ok());
 }
+
+/// Tiny instances whose caps equal the node capacity, so no cap binds on any node (the
+/// pooled ideal of a large bidder may still be capped).
+fn tiny_uncapped(seed: u64) -> Instance {
+    let mut inst = tiny(seed);
+    let node = inst.nodes[0];
+    inst.vms.iter_mut().for_each(|vm| vm.cap = node);
+    inst
+}
+
+/// milp against the brute force: equal optimum, a bound never above it, optimal status only
+/// when proven, no worse than tabu, every answer verified.
+fn milp_matches_brute(make: fn(u64) -> Instance, seeds: std::ops::Range<u64>) {
+    let settings = Settings {
+        epsilon: 0.0,
+        ..Settings::default()
+    };
+    let mut optimal = 0;
+    for seed in seeds.clone() {
+        let inst = make(seed);
+        let brute = solve(&inst, Method::Brute, &settings).unwrap();
+        let milp = solve(&inst, Method::Milp, &settings).unwrap();
+        let tabu = solve(&inst, Method::Tabu, &settings).unwrap();
+        let bound = milp.certificate.bound.unwrap();
+        assert!(
+            bound <= brute.max_error + 1e-9,
+            "seed {seed}: bound {bound}"
+        );
+        assert!(
+            verify(&inst, &milp).is_empty(),
+            "seed {seed}: {:?}",
+            verify(&inst, &milp)
+        );
+        assert!(milp.moves <= inst.migrations, "seed {seed}");
+        assert!(milp.max_error <= tabu.max_error + 1e-12, "seed {seed}");
+        assert!(milp.max_error >= brute.max_error - 1e-12, "seed {seed}");
+        if milp.certificate.status == Status::Optimal {
+            optimal += 1;
+            assert!(
+                (milp.max_error - brute.max_error).abs() <= 1e-6,
+                "seed {seed}: milp {} brute {}",
+                milp.max_error,
+                brute.max_error
+            );
+        }
+    }
+    // The model is exact for positive bids: every run must be proven.
+    assert_eq!(optimal, seeds.count());
+}
+
+#[test]
+fn milp_equals_brute_force_when_no_cap_binds() {
+    milp_matches_brute(tiny_uncapped, 0..40);
+}
+
+#[test]
+fn milp_equals_brute_force_with_binding_caps() {
+    milp_matches_brute(tiny, 100..160);
+}
+
+#[test]
+fn milp_on_the_paper_example() {
+    let inst = Instance::paper_example();
+    let sol = solve(&inst, Method::Milp, &Settings::default()).unwrap();
+    assert!((sol.max_error - 0.0625).abs() < 1e-9, "{}", sol.max_error);
+    assert_eq!(sol.certificate.status, Status::Optimal);
+    assert!(verify(&inst, &sol).is_empty());
+}

@@ -324,6 +324,8 @@ pub struct Tool {
     pub title: &'static str,
     /// Help of the input file.
     pub input: &'static str,
+    /// Other names of the family for this command (`simulate market` for `rebalance`).
+    pub aliases: &'static [&'static str],
     /// Its options: [`Target::Settings`] and [`Target::Load`] keys as for `solve`,
     /// [`Target::Tool`] for its own.
     pub flags: Vec<Flag>,

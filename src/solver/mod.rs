@@ -1,13 +1,14 @@
 //! Adapters over the external solvers — the only module that names HiGHS or Clarabel.
 //! Nothing here knows about any problem: models come in as a [`LinearModel`] (compact LPs
 //! and MILPs), a [`ColumnLp`] (a column-generation master kept alive between solves; its
-//! covering case [`CoveringLp`])
-//! or a [`BoxSocp`] (a box-bounded program over one second-order cone), answers go out as
-//! outcomes with statuses, bounds and duals.
+//! covering case [`CoveringLp`]), a [`BoxSocp`] (a box-bounded program over one second-order
+//! cone) or a [`LogProgram`] (`max Σ w ln(x − o)`, Eisenberg–Gale, over exponential cones),
+//! answers go out as outcomes with statuses, bounds and duals.
 
 mod column_lp;
 mod covering;
 mod deadline;
+mod expcone;
 mod highs;
 mod linear;
 mod lp_format;
@@ -17,6 +18,7 @@ pub use self::highs::{solve, HighsSettings, LinearOutcome, LinearStatus};
 pub use column_lp::{Column, ColumnLp, LpSolution};
 pub use covering::{CoveringLp, CoveringSolution};
 pub use deadline::Deadline;
+pub use expcone::{maximise_log_sum, LogOutcome, LogProgram};
 pub use linear::{Bounds, ColId, LinearModel, RowId, Sense};
 pub use lp_format::write_lp;
 pub use socp::{BoxSocp, SocpOutcome};
