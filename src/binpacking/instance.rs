@@ -1,29 +1,107 @@
-//! A bin-packing instance: a capacity and item weights, all positive integers. Read from
-//! BPPLIB text (`n`, `c`, then `n` weights, one per line, CRLF tolerated) or JSON
-//! `{"capacity": 150, "weights": [42, 69, …]}`.
+//! A vector-packing instance: `D` bin capacities and, per item, `D` weights, all positive
+//! integers (`D = 1`: bin packing). Read from BPPLIB text (`n`, `c`, then `n` weights, one per
+//! line, CRLF tolerated), VPSolver `.vbp` (`D` / `W_1 … W_D` / `m` / `m` lines `w_1 … w_D b`, the
+//! demand `b` expanded to `b` unit items, numbered type by type) or JSON
+//! `{"capacity": [100, 100], "items": [[3, 40], [5, 13]]}` (one dimension:
+//! `{"capacity": 150, "weights": [42, 69]}`).
 
 use crate::error::{InputError, Location, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// Items at most (the branch-and-price expands to one row per item).
+/// Items at most (the branch-and-price has one row per item).
 pub const MAX_ITEMS: usize = 100_000;
+
+/// Dimensions at most.
+pub const MAX_DIMS: usize = 16;
 
 /// A validated instance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "Raw")]
 pub struct Instance {
-    /// Bin capacity `C`.
-    pub capacity: u64,
-    /// Item weights `w_i`, `1 ≤ w_i ≤ C`.
-    pub weights: Vec<u64>,
+    /// Bin capacity per dimension, `C_d`.
+    pub capacity: Vec<u64>,
+    /// Item weights per dimension, `1 ≤ Σ_d w_id`, `w_id ≤ C_d`.
+    pub items: Vec<Vec<u64>>,
+}
+
+/// The JSON as written: a capacity or a list of them, `weights` (one dimension) or `items`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    capacity: OneOrMany,
+    #[serde(default)]
+    weights: Option<Vec<u64>>,
+    #[serde(default)]
+    items: Option<Vec<Vec<u64>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(u64),
+    Many(Vec<u64>),
+}
+
+impl TryFrom<Raw> for Instance {
+    type Error = String;
+    fn try_from(r: Raw) -> std::result::Result<Self, String> {
+        let capacity = match r.capacity {
+            OneOrMany::One(c) => vec![c],
+            OneOrMany::Many(c) => c,
+        };
+        let items = match (r.weights, r.items) {
+            (Some(w), None) => w.into_iter().map(|w| vec![w]).collect(),
+            (None, Some(i)) => i,
+            _ => return Err("give `weights` (one dimension) or `items`, exactly one".into()),
+        };
+        Ok(Instance { capacity, items })
+    }
 }
 
 impl Instance {
-    /// `⌈Σ w / C⌉`: no packing uses fewer bins.
+    /// A one-dimensional instance.
+    pub fn one_dimensional(capacity: u64, weights: Vec<u64>) -> Instance {
+        Instance {
+            capacity: vec![capacity],
+            items: weights.into_iter().map(|w| vec![w]).collect(),
+        }
+    }
+
+    /// Number of items.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// True without items (never, once validated).
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Dimensions `D`.
+    pub fn dims(&self) -> usize {
+        self.capacity.len()
+    }
+
+    /// `max_d ⌈Σ_i w_id / C_d⌉`: no packing uses fewer bins.
     pub fn volume_bound(&self) -> u64 {
-        let total: u128 = self.weights.iter().map(|&w| u128::from(w)).sum();
-        total.div_ceil(u128::from(self.capacity.max(1))) as u64
+        (0..self.dims())
+            .map(|d| {
+                let total: u128 = self.items.iter().map(|w| u128::from(w[d])).sum();
+                total.div_ceil(u128::from(self.capacity[d].max(1))) as u64
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Item `i`'s size as a fraction of the bin, summed over dimensions (the order of the
+    /// fit-decreasing heuristics).
+    pub fn size(&self, i: usize) -> f64 {
+        self.items[i]
+            .iter()
+            .zip(&self.capacity)
+            .map(|(&w, &c)| w as f64 / c as f64)
+            .sum()
     }
 
     /// Checks the instance; errors name `file`, the field and the value.
@@ -31,49 +109,185 @@ impl Instance {
         let bad = |field: String, value: String, why: String| -> crate::Error {
             InputError::new(file, Location::Field(field), value, why).into()
         };
-        if self.capacity == 0 || self.capacity > (1 << 52) {
+        let d = self.dims();
+        if d == 0 || d > MAX_DIMS {
             return Err(bad(
                 "capacity".into(),
-                self.capacity.to_string(),
-                "must be in 1 … 2^52".into(),
+                format!("{:?}", self.capacity),
+                format!("needs 1 … {MAX_DIMS} dimensions"),
             ));
         }
-        if self.weights.is_empty() {
+        for (k, &c) in self.capacity.iter().enumerate() {
+            if c == 0 || c > (1 << 52) {
+                return Err(bad(
+                    format!("capacity[{k}]"),
+                    c.to_string(),
+                    "must be in 1 … 2^52".into(),
+                ));
+            }
+        }
+        if self.items.is_empty() {
             return Err(bad(
-                "weights".into(),
+                "items".into(),
                 "[]".into(),
                 "at least one item is needed".into(),
             ));
         }
-        if self.weights.len() > MAX_ITEMS {
+        if self.items.len() > MAX_ITEMS {
             return Err(bad(
-                "weights".into(),
-                self.weights.len().to_string(),
+                "items".into(),
+                self.items.len().to_string(),
                 format!("at most {MAX_ITEMS} items"),
             ));
         }
-        for (i, &w) in self.weights.iter().enumerate() {
-            if w == 0 || w > self.capacity {
+        for (i, w) in self.items.iter().enumerate() {
+            if w.len() != d {
                 return Err(bad(
-                    format!("weights[{i}]"),
-                    w.to_string(),
-                    format!("must be in 1 … the capacity {}", self.capacity),
+                    format!("items[{i}]"),
+                    format!("{w:?}"),
+                    format!("needs {d} weights, one per capacity"),
+                ));
+            }
+            for (k, (&x, &c)) in w.iter().zip(&self.capacity).enumerate() {
+                if x > c {
+                    return Err(bad(
+                        format!("items[{i}][{k}]"),
+                        x.to_string(),
+                        format!("exceeds the capacity {c}"),
+                    ));
+                }
+            }
+            if w.iter().all(|&x| x == 0) {
+                return Err(bad(
+                    format!("items[{i}]"),
+                    format!("{w:?}"),
+                    "an item needs a positive weight".into(),
                 ));
             }
         }
         Ok(())
     }
 
-    /// Reads `path`: BPPLIB text unless it ends in `.json`.
+    /// Reads `path`: JSON when it ends in `.json`, VPSolver when `.vbp`, BPPLIB otherwise.
     pub fn load(path: &Path) -> Result<Instance> {
         let text = crate::input::read_text(path)?;
-        if path.extension().is_some_and(|e| e == "json") {
-            let inst: Instance = crate::input::parse_json(&text, path, "JSON")?;
-            inst.validate(path)?;
-            Ok(inst)
-        } else {
-            Instance::from_bpplib(&text, path)
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("json") => {
+                let inst: Instance = crate::input::parse_json(&text, path, "JSON")?;
+                inst.validate(path)?;
+                Ok(inst)
+            }
+            Some("vbp") => Instance::from_vbp(&text, path),
+            _ => Instance::from_bpplib(&text, path),
         }
+    }
+
+    /// Parses VPSolver `.vbp`: whitespace-separated whole numbers, `D`, the `D` capacities,
+    /// the number of item types `m`, then per type `D` weights and a demand.
+    pub fn from_vbp(text: &str, file: &Path) -> Result<Instance> {
+        let mut tokens = text
+            .lines()
+            .enumerate()
+            .flat_map(|(i, l)| l.split_whitespace().map(move |t| (i + 1, t)));
+        let mut number = |what: &str| -> Result<(usize, u64)> {
+            let (n, t) = tokens.next().ok_or_else(|| {
+                InputError::new(file, Location::File, "", format!("ends before the {what}"))
+            })?;
+            let v: u64 = t.parse().map_err(|_| {
+                InputError::new(
+                    file,
+                    Location::Line(n, Some(what.into())),
+                    t,
+                    "not a whole number ≥ 0",
+                )
+            })?;
+            Ok((n, v))
+        };
+        let at = |n: usize, what: &str, v: u64, why: String| -> crate::Error {
+            InputError::new(
+                file,
+                Location::Line(n, Some(what.into())),
+                v.to_string(),
+                why,
+            )
+            .into()
+        };
+        let (line, d) = number("D")?;
+        if d == 0 || d > MAX_DIMS as u64 {
+            return Err(at(
+                line,
+                "D",
+                d,
+                format!("must be 1 … {MAX_DIMS} dimensions"),
+            ));
+        }
+        let mut capacity = Vec::new();
+        for k in 0..d {
+            let (line, c) = number(&format!("W{}", k + 1))?;
+            if c == 0 || c > (1 << 52) {
+                return Err(at(line, "capacity", c, "must be in 1 … 2^52".into()));
+            }
+            capacity.push(c);
+        }
+        let (line, m) = number("m")?;
+        if m == 0 || m > MAX_ITEMS as u64 {
+            return Err(at(
+                line,
+                "m",
+                m,
+                format!("must be 1 … {MAX_ITEMS} item types"),
+            ));
+        }
+        let mut items = Vec::new();
+        for t in 0..m {
+            let mut w = Vec::new();
+            let mut first = 0;
+            for k in 0..d as usize {
+                let (line, x) = number(&format!("w{}", k + 1))?;
+                if k == 0 {
+                    first = line;
+                }
+                if x > capacity[k] {
+                    return Err(at(
+                        line,
+                        &format!("w{}", k + 1),
+                        x,
+                        format!("exceeds the capacity {}", capacity[k]),
+                    ));
+                }
+                w.push(x);
+            }
+            if w.iter().all(|&x| x == 0) {
+                return Err(at(
+                    first,
+                    "w1",
+                    0,
+                    format!("item type {} weighs nothing", t + 1),
+                ));
+            }
+            let (line, b) = number("demand")?;
+            if b == 0 || items.len() as u64 + b > MAX_ITEMS as u64 {
+                return Err(at(
+                    line,
+                    "demand",
+                    b,
+                    format!("must be ≥ 1, with at most {MAX_ITEMS} items in all"),
+                ));
+            }
+            for _ in 0..b {
+                items.push(w.clone());
+            }
+        }
+        if let Some((n, t)) = tokens.next() {
+            return Err(InputError::new(
+                file,
+                Location::Line(n, None),
+                t,
+                format!("more numbers than the {m} item types announced"),
+            )
+            .into());
+        }
+        Ok(Instance { capacity, items })
     }
 
     /// Parses BPPLIB text.
@@ -140,6 +354,6 @@ impl Instance {
             )
             .into());
         }
-        Ok(Instance { capacity, weights })
+        Ok(Instance::one_dimensional(capacity, weights))
     }
 }

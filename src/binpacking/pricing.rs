@@ -1,7 +1,11 @@
-//! The pricing of bin packing under Ryan–Foster decisions: a 0-1 knapsack whose items are the
-//! together-groups (weights and duals summed) and whose conflicts are the apart pairs, solved
-//! exactly by depth-first branch-and-bound (items by dual per unit weight, the Dantzig bound
-//! of the fractional knapsack over the items left that do not conflict with those taken).
+//! The pricing of (vector) bin packing under Ryan–Foster decisions: a 0-1 knapsack with `D`
+//! capacity rows whose items are the together-groups (weights and duals summed) and whose
+//! conflicts are the apart pairs. Exact either way: with one dimension and no apart pair among
+//! the candidates, dynamic programming over the capacity; otherwise depth-first
+//! branch-and-bound (items by dual per unit of summed relative size; bound: the least over the
+//! dimensions of the Dantzig bound of that dimension's fractional knapsack over the items left
+//! that do not conflict with those taken — each drops the other rows, so each is valid;
+//! identical items are left in order, so copies of a `.vbp` item type are not permuted).
 
 use crate::colgen::{BranchPricing, Column, Priced, Pricing};
 use crate::error::Result;
@@ -14,6 +18,9 @@ use serde::{Deserialize, Serialize};
 pub struct PricingSettings {
     /// Search nodes of one call at most (then the answer proves nothing).
     pub node_limit: u64,
+    /// Nodes of the quick search tried first: when it finds an improving bin the exact
+    /// search is skipped (that iteration then proves no bound).
+    pub quick_nodes: u64,
     /// Improving columns returned per call at most (the best found).
     pub max_columns: usize,
     /// A column must be worth more than `1 + improvement_tol`.
@@ -27,6 +34,7 @@ impl Default for PricingSettings {
     fn default() -> Self {
         PricingSettings {
             node_limit: 5_000_000,
+            quick_nodes: 20_000,
             max_columns: 10,
             improvement_tol: 1e-9,
             dp_cells: 200_000_000,
@@ -36,8 +44,9 @@ impl Default for PricingSettings {
 
 /// The oracle: item weights, capacity, and the current decisions.
 pub struct BinKnapsack {
-    weights: Vec<u64>,
-    capacity: u64,
+    /// Per item, per dimension.
+    weights: Vec<Vec<u64>>,
+    capacity: Vec<u64>,
     settings: PricingSettings,
     /// Members of each group (a group is an item or a together-set).
     groups: Vec<Vec<usize>>,
@@ -45,18 +54,21 @@ pub struct BinKnapsack {
     conflicts: Vec<Vec<usize>>,
     /// Groups that hold both items of an apart pair: no bin may take them.
     forbidden: Vec<bool>,
+    /// In a dive: the quick search only.
+    diving: bool,
 }
 
 impl BinKnapsack {
     /// The oracle with no decisions.
-    pub fn new(weights: &[u64], capacity: u64, settings: PricingSettings) -> BinKnapsack {
+    pub fn new(weights: &[Vec<u64>], capacity: &[u64], settings: PricingSettings) -> BinKnapsack {
         let mut k = BinKnapsack {
             weights: weights.to_vec(),
-            capacity,
+            capacity: capacity.to_vec(),
             settings,
             groups: Vec::new(),
             conflicts: Vec::new(),
             forbidden: Vec::new(),
+            diving: false,
         };
         k.restrict(&[], &[]);
         k
@@ -65,26 +77,47 @@ impl BinKnapsack {
     /// The most valuable bins at `values` (per item), best first, and whether the search
     /// completed (then the first is the exact optimum).
     pub fn search(&self, values: &[f64]) -> (Vec<(f64, Vec<usize>)>, bool, u64) {
+        self.search_within(values, self.settings.node_limit)
+    }
+
+    /// [`BinKnapsack::search`] with at most `limit` branch-and-bound nodes.
+    fn search_within(&self, values: &[f64], limit: u64) -> (Vec<(f64, Vec<usize>)>, bool, u64) {
         // Candidate groups: positive value, fitting alone.
-        let mut cand: Vec<(usize, u64, f64)> = self
+        let dims = self.capacity.len();
+        let mut cand: Vec<(usize, Vec<u64>, f64)> = self
             .groups
             .iter()
             .enumerate()
             .map(|(g, m)| {
-                let w: u64 = m.iter().map(|&i| self.weights[i]).sum();
+                let w: Vec<u64> = (0..dims)
+                    .map(|d| m.iter().map(|&i| self.weights[i][d]).sum())
+                    .collect();
                 let v: f64 = m.iter().map(|&i| values[i].max(0.0)).sum();
                 (g, w, v)
             })
-            .filter(|&(g, w, v)| v > 0.0 && w <= self.capacity && !self.forbidden[g])
+            .filter(|(g, w, v)| {
+                *v > 0.0 && w.iter().zip(&self.capacity).all(|(x, c)| x <= c) && !self.forbidden[*g]
+            })
             .collect();
+        let size = |w: &[u64]| -> f64 {
+            w.iter()
+                .zip(&self.capacity)
+                .map(|(&x, &c)| x as f64 / c as f64)
+                .sum()
+        };
+        // By value per unit of size; equal items (same weights and value) end up adjacent.
         cand.sort_by(|a, b| {
-            (b.2 / b.1 as f64)
-                .total_cmp(&(a.2 / a.1 as f64))
+            (b.2 / size(&b.1))
+                .total_cmp(&(a.2 / size(&a.1)))
+                .then(a.1.cmp(&b.1))
                 .then(a.0.cmp(&b.0))
         });
         let n = cand.len();
         let conflicted = cand.iter().any(|c| !self.conflicts[c.0].is_empty());
-        if !conflicted && (n as u64).saturating_mul(self.capacity + 1) <= self.settings.dp_cells {
+        if dims == 1
+            && !conflicted
+            && (n as u64).saturating_mul(self.capacity[0] + 1) <= self.settings.dp_cells
+        {
             return self.dynamic(&cand);
         }
         let index: std::collections::HashMap<usize, usize> =
@@ -98,26 +131,74 @@ impl BinKnapsack {
                     .collect()
             })
             .collect();
+        // Surrogate rows `Σ_d λ_d w_d / C_d ≤ Σ_d λ_d`: each dimension alone, and for more
+        // than one the average (two dimensions: also 1/4–3/4 both ways); per surrogate, the
+        // candidates by value per unit of its size.
+        let mut lambdas: Vec<Vec<f64>> = (0..dims)
+            .map(|d| (0..dims).map(|e| f64::from(u8::from(d == e))).collect())
+            .collect();
+        if dims > 1 {
+            lambdas.push(vec![1.0 / dims as f64; dims]);
+        }
+        if dims == 2 {
+            lambdas.push(vec![0.25, 0.75]);
+            lambdas.push(vec![0.75, 0.25]);
+        }
+        let surrogates: Vec<Surrogate> = lambdas
+            .into_iter()
+            .map(|lambda| {
+                let per: Vec<f64> = lambda
+                    .iter()
+                    .zip(&self.capacity)
+                    .map(|(l, &c)| l / c as f64)
+                    .collect();
+                let sizes: Vec<f64> = cand
+                    .iter()
+                    .map(|c| c.1.iter().zip(&per).map(|(&w, p)| w as f64 * p).sum())
+                    .collect();
+                let mut order: Vec<usize> = (0..n).collect();
+                order.sort_by(|&a, &b| {
+                    (cand[b].2 / sizes[b])
+                        .total_cmp(&(cand[a].2 / sizes[a]))
+                        .then(a.cmp(&b))
+                });
+                Surrogate { per, sizes, order }
+            })
+            .collect();
+        // A candidate that is an exact copy of the one before it (free of conflicts both).
+        let twin: Vec<bool> = (0..n)
+            .map(|k| {
+                k > 0
+                    && cand[k].1 == cand[k - 1].1
+                    && cand[k].2 == cand[k - 1].2
+                    && conflicts[k].is_empty()
+                    && conflicts[k - 1].is_empty()
+            })
+            .collect();
         let mut s = State {
             cand: &cand,
             conflicts: &conflicts,
-            capacity: self.capacity,
+            surrogates: &surrogates,
+            twin: &twin,
+            capacity: &self.capacity,
             blocked: vec![0u32; n],
             taken: Vec::new(),
             best: Vec::new(),
             keep: self.settings.max_columns.max(1),
             floor: 1.0 + self.settings.improvement_tol,
             nodes: 0,
-            limit: self.settings.node_limit,
+            limit,
         };
         // Greedy first: a good incumbent prunes the search.
-        let mut w = 0;
+        let mut w = vec![0u64; dims];
         let mut v = 0.0;
         let mut greedy = Vec::new();
         let mut blocked = vec![false; n];
         for k in 0..n {
-            if !blocked[k] && w + cand[k].1 <= self.capacity {
-                w += cand[k].1;
+            if !blocked[k] && fits(&w, &cand[k].1, &self.capacity) {
+                for (x, y) in w.iter_mut().zip(&cand[k].1) {
+                    *x += y;
+                }
                 v += cand[k].2;
                 greedy.push(k);
                 for &c in &conflicts[k] {
@@ -126,7 +207,7 @@ impl BinKnapsack {
             }
         }
         s.offer(v, &greedy);
-        let complete = s.dfs(0, 0, 0.0);
+        let complete = s.dfs(0, &mut vec![0; dims], 0.0);
         let nodes = s.nodes;
         let mut out: Vec<(f64, Vec<usize>)> = s
             .best
@@ -149,16 +230,16 @@ impl BinKnapsack {
     /// The 0-1 knapsack by dynamic programming over exact weights (no conflicts among the
     /// candidates): `f[w]` = the most value of a bin of weight exactly `w`; the best bins of
     /// distinct weights are read back, best first (distinct weights: distinct item sets).
-    fn dynamic(&self, cand: &[(usize, u64, f64)]) -> (Vec<(f64, Vec<usize>)>, bool, u64) {
-        let cap = self.capacity as usize;
+    fn dynamic(&self, cand: &[(usize, Vec<u64>, f64)]) -> (Vec<(f64, Vec<usize>)>, bool, u64) {
+        let cap = self.capacity[0] as usize;
         let n = cand.len();
         let mut f = vec![f64::NEG_INFINITY; cap + 1];
         f[0] = 0.0;
         // took[k][w]: candidate k improved f[w] (a bit per cell).
         let words = (cap + 1).div_ceil(64);
         let mut took = vec![0u64; n * words];
-        for (k, &(_, w, v)) in cand.iter().enumerate() {
-            let w = w as usize;
+        for (k, (_, w, v)) in cand.iter().enumerate() {
+            let (w, v) = (w[0] as usize, *v);
             for c in (w..=cap).rev() {
                 let with = f[c - w] + v;
                 if with > f[c] {
@@ -180,7 +261,7 @@ impl BinKnapsack {
             for k in (0..n).rev() {
                 if took[k * words + w / 64] >> (w % 64) & 1 == 1 {
                     items.extend(self.groups[cand[k].0].iter().copied());
-                    w -= cand[k].1 as usize;
+                    w -= cand[k].1[0] as usize;
                 }
             }
             items.sort_unstable();
@@ -190,11 +271,31 @@ impl BinKnapsack {
     }
 }
 
+/// A surrogate row of the bound: multipliers `λ_d / C_d`, candidate sizes, and the
+/// candidates by value per unit of size.
+struct Surrogate {
+    per: Vec<f64>,
+    sizes: Vec<f64>,
+    order: Vec<usize>,
+}
+
+/// `load + w ≤ capacity` in every dimension.
+fn fits(load: &[u64], w: &[u64], capacity: &[u64]) -> bool {
+    load.iter()
+        .zip(w)
+        .zip(capacity)
+        .all(|((&l, &x), &c)| l + x <= c)
+}
+
 /// The depth-first search.
 struct State<'a> {
-    cand: &'a [(usize, u64, f64)],
+    cand: &'a [(usize, Vec<u64>, f64)],
     conflicts: &'a [Vec<usize>],
-    capacity: u64,
+    /// The surrogate rows of the bound.
+    surrogates: &'a [Surrogate],
+    /// `twin[k]`: candidate `k` is a conflict-free copy of `k − 1`.
+    twin: &'a [bool],
+    capacity: &'a [u64],
     /// How many taken groups conflict with each candidate.
     blocked: Vec<u32>,
     taken: Vec<usize>,
@@ -221,53 +322,69 @@ impl State<'_> {
         }
     }
 
-    /// The Dantzig bound over candidates `k..` not blocked.
-    fn bound(&self, k: usize, room: u64) -> f64 {
-        let mut left = room;
-        let mut v = 0.0;
-        for c in k..self.cand.len() {
-            if self.blocked[c] > 0 {
-                continue;
+    /// The least over the surrogate rows of the Dantzig bound over candidates `k..` not
+    /// blocked. Sizes are floats: the room is widened by `1e-9` so round-off cannot cut.
+    fn bound(&self, k: usize, used: &[u64]) -> f64 {
+        let mut least = f64::INFINITY;
+        for sur in self.surrogates {
+            let mut left: f64 = used
+                .iter()
+                .zip(self.capacity)
+                .zip(&sur.per)
+                .map(|((&u, &c), p)| (c - u) as f64 * p)
+                .sum::<f64>()
+                + 1e-9;
+            let mut v = 0.0;
+            for &c in &sur.order {
+                if c < k || self.blocked[c] > 0 {
+                    continue;
+                }
+                let (w, p) = (sur.sizes[c], self.cand[c].2);
+                if w <= left {
+                    left -= w;
+                    v += p;
+                } else {
+                    v += p * left / w;
+                    break;
+                }
             }
-            let (_, w, p) = self.cand[c];
-            if w <= left {
-                left -= w;
-                v += p;
-            } else {
-                v += p * left as f64 / w as f64;
-                break;
-            }
+            least = least.min(v);
         }
-        v
+        least
     }
 
     /// Explores candidates from `k` on; `false` when the node limit stopped it.
-    fn dfs(&mut self, k: usize, used: u64, value: f64) -> bool {
+    fn dfs(&mut self, k: usize, used: &mut Vec<u64>, value: f64) -> bool {
         self.nodes += 1;
         if self.nodes > self.limit {
             return false;
         }
-        let room = self.capacity - used;
         // Prune on the best bin only: the others kept are the improving bins met on the way
         // (asking the search for the `keep` best would enumerate every bin above the floor).
         let cut = self.top();
-        if value + self.bound(k, room) <= cut + 1e-12 {
+        if value + self.bound(k, used) <= cut + 1e-12 {
             return true;
         }
-        let Some(next) =
-            (k..self.cand.len()).find(|&c| self.blocked[c] == 0 && self.cand[c].1 <= room)
+        let Some(next) = (k..self.cand.len())
+            .find(|&c| self.blocked[c] == 0 && fits(used, &self.cand[c].1, self.capacity))
         else {
             let ks = self.taken.clone();
             self.offer(value, &ks);
             return true;
         };
         // Take `next`.
-        let (_, w, p) = self.cand[next];
+        let p = self.cand[next].2;
         self.taken.push(next);
         for &c in &self.conflicts[next] {
             self.blocked[c] += 1;
         }
-        let done = self.dfs(next + 1, used + w, value + p);
+        for (u, x) in used.iter_mut().zip(&self.cand[next].1) {
+            *u += x;
+        }
+        let done = self.dfs(next + 1, used, value + p);
+        for (u, x) in used.iter_mut().zip(&self.cand[next].1) {
+            *u -= x;
+        }
         for &c in &self.conflicts[next] {
             self.blocked[c] -= 1;
         }
@@ -275,17 +392,36 @@ impl State<'_> {
         if !done {
             return false;
         }
-        // Leave it.
-        self.blocked[next] += 1;
-        let done = self.dfs(next + 1, used, value);
-        self.blocked[next] -= 1;
+        // Leave it, and its copies after it: a bin without `next` but with a later copy is a
+        // bin with `next` already explored.
+        let mut skip = next + 1;
+        while skip < self.cand.len() && self.twin[skip] {
+            skip += 1;
+        }
+        for c in next..skip {
+            self.blocked[c] += 1;
+        }
+        let done = self.dfs(skip, used, value);
+        for c in next..skip {
+            self.blocked[c] -= 1;
+        }
         done
     }
 }
 
 impl Pricing for BinKnapsack {
+    /// A quick search first (`quick_nodes`); the exact one only when it found no improving
+    /// bin (while diving, never: the dive wants cheap columns, not proofs).
     fn price(&mut self, duals: &[f64], _deadline: &Deadline) -> Result<Priced> {
-        let (bins, complete, nodes) = self.search(duals);
+        let floor = 1.0 + self.settings.improvement_tol;
+        let (mut bins, mut complete, mut nodes) = self.search_within(
+            duals,
+            self.settings.quick_nodes.min(self.settings.node_limit),
+        );
+        if !complete && !self.diving && bins.first().is_none_or(|b| b.0 <= floor) {
+            let (b, c, n) = self.search(duals);
+            (bins, complete, nodes) = (b, c, nodes + n);
+        }
         let best = bins.first().map_or(0.0, |b| b.0);
         let columns: Vec<(Column, f64)> = bins
             .into_iter()
@@ -297,6 +433,14 @@ impl Pricing for BinKnapsack {
             upper_bound: None,
             nodes,
         })
+    }
+
+    fn dive(&mut self, _residual: &[f64]) {
+        self.diving = true;
+    }
+
+    fn end_dive(&mut self) {
+        self.diving = false;
     }
 }
 

@@ -40,8 +40,15 @@ pub struct Spec {
     /// Largest weight.
     #[serde(default = "max_weight")]
     pub max_weight: u64,
+    /// Dimensions (weights drawn independently in each).
+    #[serde(default = "dims")]
+    pub dims: usize,
     /// Seed.
     pub seed: u64,
+}
+
+fn dims() -> usize {
+    1
 }
 
 fn items() -> usize {
@@ -62,6 +69,9 @@ impl Validate for Spec {
         if self.items == 0 || self.items > super::instance::MAX_ITEMS {
             return Err(Invalid::new("items", self.items, "must be 1 … 100,000"));
         }
+        if self.dims == 0 || self.dims > super::instance::MAX_DIMS {
+            return Err(Invalid::new("dims", self.dims, "must be 1 … 16"));
+        }
         if !(1..=self.max_weight).contains(&self.min_weight) || self.max_weight > self.capacity {
             return Err(Invalid::new(
                 "max_weight",
@@ -78,9 +88,13 @@ pub fn generate(spec: &Spec) -> Instance {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(spec.seed);
     Instance {
-        capacity: spec.capacity,
-        weights: (0..spec.items)
-            .map(|_| rng.random_range(spec.min_weight..=spec.max_weight))
+        capacity: vec![spec.capacity; spec.dims],
+        items: (0..spec.items)
+            .map(|_| {
+                (0..spec.dims)
+                    .map(|_| rng.random_range(spec.min_weight..=spec.max_weight))
+                    .collect()
+            })
             .collect(),
     }
 }
@@ -118,6 +132,7 @@ impl Problem for BinPacking {
             ),
             Flag::takes("items", G, "items", "N", "Items (default 50)"),
             Flag::takes("capacity", G, "capacity", "C", "Bin capacity (default 150)"),
+            Flag::takes("dims", G, "dims", "D", "Dimensions (default 1)"),
             Flag::takes(
                 "min-weight",
                 G,
@@ -160,7 +175,7 @@ impl Problem for BinPacking {
     }
 
     fn describe(inst: &Instance) -> String {
-        format!("{} items, capacity {}", inst.weights.len(), inst.capacity)
+        format!("{} items, capacity {:?}", inst.len(), inst.capacity)
     }
 
     fn studies() -> Vec<Study> {

@@ -81,35 +81,46 @@ impl Default for Settings {
 pub struct Solution {
     /// Objective: bins used; bound: proven lower bound.
     pub certificate: Certificate,
-    /// Items per bin (indices into the instance's weights).
+    /// Items per bin (indices into the instance's items; `.vbp` types expanded in order).
     pub bins: Vec<Vec<usize>>,
 }
 
 crate::certified!(Solution);
 
-/// First or best fit, items by decreasing weight (ties by index).
+/// First or best fit, items by decreasing size (summed relative weights; ties by index);
+/// best fit: the bin left with the least summed relative room.
 fn fit_decreasing(inst: &Instance, best: bool) -> Vec<Vec<usize>> {
-    let mut order: Vec<usize> = (0..inst.weights.len()).collect();
-    order.sort_by(|&a, &b| inst.weights[b].cmp(&inst.weights[a]).then(a.cmp(&b)));
-    let mut bins: Vec<(u64, Vec<usize>)> = Vec::new();
+    let mut order: Vec<usize> = (0..inst.len()).collect();
+    order.sort_by(|&a, &b| inst.size(b).total_cmp(&inst.size(a)).then(a.cmp(&b)));
+    let mut bins: Vec<(Vec<u64>, Vec<usize>)> = Vec::new();
+    let fill = |load: &[u64]| -> f64 {
+        load.iter()
+            .zip(&inst.capacity)
+            .map(|(&l, &c)| l as f64 / c as f64)
+            .sum()
+    };
     for i in order {
-        let w = inst.weights[i];
-        let fits = bins
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.0 + w <= inst.capacity);
+        let w = &inst.items[i];
+        let fits = bins.iter().enumerate().filter(|(_, b)| {
+            b.0.iter()
+                .zip(w)
+                .zip(&inst.capacity)
+                .all(|((&l, &x), &c)| l + x <= c)
+        });
         let pick = if best {
-            fits.max_by(|a, b| a.1 .0.cmp(&b.1 .0).then(b.0.cmp(&a.0)))
+            fits.max_by(|a, b| fill(&a.1 .0).total_cmp(&fill(&b.1 .0)).then(b.0.cmp(&a.0)))
                 .map(|(k, _)| k)
         } else {
             fits.map(|(k, _)| k).next()
         };
         match pick {
             Some(k) => {
-                bins[k].0 += w;
+                for (l, x) in bins[k].0.iter_mut().zip(w) {
+                    *l += x;
+                }
                 bins[k].1.push(i);
             }
-            None => bins.push((w, vec![i])),
+            None => bins.push((w.clone(), vec![i])),
         }
     }
     bins.into_iter().map(|b| b.1).collect()
@@ -156,13 +167,13 @@ pub fn solve(
                 .map(|b| b.iter().map(|&i| (i, 1.0)).collect())
                 .collect();
             let mut pricing =
-                BinKnapsack::new(&inst.weights, inst.capacity, settings.pricing.clone());
+                BinKnapsack::new(&inst.items, &inst.capacity, settings.pricing.clone());
             let mut bp = settings.bp.clone();
             if method == Method::Cg {
                 bp.node_limit = 1;
             }
-            let out = branch_and_price(inst.weights.len(), &mut pricing, cols, &bp, deadline)?;
-            let bins = to_partition(inst.weights.len(), &out.incumbent);
+            let out = branch_and_price(inst.len(), &mut pricing, cols, &bp, deadline)?;
+            let bins = to_partition(inst.len(), &out.incumbent);
             let bound = (out.bound as f64).max(volume).min(bins.len() as f64);
             certificate.scored(bins.len() as f64, bound, 0.0);
             let stats = &mut certificate.stats;
@@ -181,14 +192,15 @@ pub fn solve(
     Ok(Solution { certificate, bins })
 }
 
-/// Every item in exactly one bin, no bin over capacity, the objective the bin count, the bound
-/// at least `⌈Σw/C⌉`'s… no: at most the objective (a proven bound is not re-proven here).
+/// Every item in exactly one bin, no bin over capacity in any dimension, the objective the bin
+/// count, the bound at most the objective (a proven bound is not re-proven here; the
+/// heuristics' bound, the volume bound, is).
 pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
     let mut out = Vec::new();
-    let n = inst.weights.len();
+    let n = inst.len();
     let mut seen = vec![0u32; n];
     for (b, bin) in sol.bins.iter().enumerate() {
-        let mut load: u128 = 0;
+        let mut load: Vec<u128> = vec![0; inst.dims()];
         for &i in bin {
             if i >= n {
                 out.push(Violation::new(
@@ -198,13 +210,17 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
                 continue;
             }
             seen[i] += 1;
-            load += u128::from(inst.weights[i]);
+            for (l, &x) in load.iter_mut().zip(&inst.items[i]) {
+                *l += u128::from(x);
+            }
         }
-        if load > u128::from(inst.capacity) {
-            out.push(Violation::new(
-                "capacity",
-                format!("bin {b} holds {load} > capacity {}", inst.capacity),
-            ));
+        for (d, (&l, &c)) in load.iter().zip(&inst.capacity).enumerate() {
+            if l > u128::from(c) {
+                out.push(Violation::new(
+                    "capacity",
+                    format!("bin {b} holds {l} > capacity {c} in dimension {}", d + 1),
+                ));
+            }
         }
         if bin.is_empty() {
             out.push(Violation::new("bin", format!("bin {b} is empty")));
@@ -235,7 +251,7 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
         if (c.method == "ffd" || c.method == "bfd") && b > inst.volume_bound() as f64 {
             out.push(Violation::new(
                 "bound",
-                format!("bound {b} above ⌈Σw/C⌉ = {}", inst.volume_bound()),
+                format!("bound {b} above max_d ⌈Σw_d/C_d⌉ = {}", inst.volume_bound()),
             ));
         }
     }

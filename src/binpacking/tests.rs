@@ -11,48 +11,65 @@ use rand_chacha::ChaCha8Rng;
 /// The least number of bins, by trying every assignment of items to bins in canonical order
 /// (item `i` goes to one of the bins opened so far or a new one).
 fn brute(inst: &Instance) -> usize {
-    fn rec(inst: &Instance, i: usize, loads: &mut Vec<u64>, best: &mut usize) {
+    fn rec(inst: &Instance, i: usize, loads: &mut Vec<Vec<u64>>, best: &mut usize) {
         if loads.len() >= *best {
             return;
         }
-        if i == inst.weights.len() {
+        if i == inst.len() {
             *best = loads.len();
             return;
         }
-        let w = inst.weights[i];
+        let w = &inst.items[i];
         for b in 0..loads.len() {
-            if loads[b] + w <= inst.capacity {
-                loads[b] += w;
+            let fits = (0..inst.dims()).all(|d| loads[b][d] + w[d] <= inst.capacity[d]);
+            if fits {
+                (0..inst.dims()).for_each(|d| loads[b][d] += w[d]);
                 rec(inst, i + 1, loads, best);
-                loads[b] -= w;
+                (0..inst.dims()).for_each(|d| loads[b][d] -= w[d]);
             }
         }
-        loads.push(w);
+        loads.push(w.clone());
         rec(inst, i + 1, loads, best);
         loads.pop();
     }
-    let mut best = inst.weights.len() + 1;
+    let mut best = inst.len() + 1;
     rec(inst, 0, &mut Vec::new(), &mut best);
     best
 }
 
-/// Every other instance has weights in `(C/5, C/2]`, where the LP is often fractional.
+/// Cases cycle through three shapes: one dimension with weights anywhere, one dimension with
+/// weights in `(C/5, C/2]` (the LP is often fractional), and two dimensions (a `.vbp`-like
+/// instance with a repeated item type).
 fn random(rng: &mut ChaCha8Rng, case: usize) -> Instance {
     let capacity: u64 = rng.random_range(10..=40);
     let n = rng.random_range(3..=10);
-    let lo = if case.is_multiple_of(2) {
-        2
-    } else {
-        capacity / 5 + 1
-    };
-    let hi = if case.is_multiple_of(2) {
-        capacity
-    } else {
-        capacity / 2
-    };
-    Instance {
-        capacity,
-        weights: (0..n).map(|_| rng.random_range(lo..=hi)).collect(),
+    match case % 3 {
+        0 => Instance::one_dimensional(
+            capacity,
+            (0..n).map(|_| rng.random_range(2..=capacity)).collect(),
+        ),
+        1 => Instance::one_dimensional(
+            capacity,
+            (0..n)
+                .map(|_| rng.random_range(capacity / 5 + 1..=capacity / 2))
+                .collect(),
+        ),
+        _ => {
+            let c2: u64 = rng.random_range(10..=40);
+            let mut items: Vec<Vec<u64>> = (0..n)
+                .map(|_| {
+                    vec![
+                        rng.random_range(1..=capacity / 2),
+                        rng.random_range(1..=c2 / 2),
+                    ]
+                })
+                .collect();
+            items.push(items[0].clone());
+            Instance {
+                capacity: vec![capacity, c2],
+                items,
+            }
+        }
     }
 }
 
@@ -100,8 +117,15 @@ fn pricing_equals_enumeration_under_decisions() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     for case in 0..300 {
         let n = rng.random_range(2..=9usize);
-        let capacity = rng.random_range(5..=25u64);
-        let weights: Vec<u64> = (0..n).map(|_| rng.random_range(1..=capacity)).collect();
+        let dims = 1 + case % 2;
+        let capacity: Vec<u64> = (0..dims).map(|_| rng.random_range(5..=25u64)).collect();
+        let mut weights: Vec<Vec<u64>> = (0..n)
+            .map(|_| capacity.iter().map(|&c| rng.random_range(1..=c)).collect())
+            .collect();
+        // Copies, so the search's symmetry rule is exercised.
+        if n > 2 {
+            weights[n - 1] = weights[n - 2].clone();
+        }
         let values: Vec<f64> = (0..n)
             .map(|_| f64::from(rng.random_range(0..10u32)) / 7.0)
             .collect();
@@ -114,16 +138,20 @@ fn pricing_equals_enumeration_under_decisions() {
         };
         let together = pairs(&mut rng);
         let apart = pairs(&mut rng);
-        let mut k = BinKnapsack::new(&weights, capacity, PricingSettings::default());
+        let mut k = BinKnapsack::new(&weights, &capacity, PricingSettings::default());
         k.restrict(&together, &apart);
         let (bins, complete, _) = k.search(&values);
         assert!(complete);
         let mut best = 0.0f64;
         for mask in 0u32..(1 << n) {
             let has = |i: usize| mask >> i & 1 == 1;
-            let w: u64 = (0..n).filter(|&i| has(i)).map(|i| weights[i]).sum();
-            let ok = w <= capacity
-                && together.iter().all(|&(i, j)| has(i) == has(j))
+            let ok = (0..dims).all(|d| {
+                (0..n)
+                    .filter(|&i| has(i))
+                    .map(|i| weights[i][d])
+                    .sum::<u64>()
+                    <= capacity[d]
+            }) && together.iter().all(|&(i, j)| has(i) == has(j))
                 && apart.iter().all(|&(i, j)| !(has(i) && has(j)));
             if ok {
                 best = best.max((0..n).filter(|&i| has(i)).map(|i| values[i]).sum());
@@ -132,8 +160,10 @@ fn pricing_equals_enumeration_under_decisions() {
         let got = bins.first().map_or(0.0, |b| b.0);
         assert!((got - best).abs() < 1e-9, "case {case}: {got} vs {best}");
         for (v, items) in &bins {
-            let w: u64 = items.iter().map(|&i| weights[i]).sum();
-            assert!(w <= capacity, "case {case}");
+            for d in 0..dims {
+                let w: u64 = items.iter().map(|&i| weights[i][d]).sum();
+                assert!(w <= capacity[d], "case {case}");
+            }
             let has = |i: usize| items.contains(&i);
             assert!(
                 together.iter().all(|&(i, j)| has(i) == has(j)),
@@ -161,4 +191,59 @@ fn root_lp_matches_the_published_bound() {
     let lp = sol.certificate.stats["root_lp"];
     assert!((lp - 20.0).abs() < 0.005, "root LP {lp}");
     let _ = BpSettings::default();
+}
+
+/// The compact assignment MILP (`x_ij` item `i` in bin `j`, `y_j` bin `j` open, `y_j ≥ y_j+1`),
+/// solved by HiGHS over as many bins as best fit uses, agrees with branch-and-price.
+#[test]
+fn compact_milp_agrees_with_branch_and_price() {
+    use crate::solver::{self, Bounds, HighsSettings, LinearModel, LinearStatus, Sense};
+    let mut rng = ChaCha8Rng::seed_from_u64(2222);
+    for case in 0..30 {
+        let inst = random(&mut rng, case);
+        let bfd = solve(&inst, Method::Bfd, &Settings::default(), &Deadline::none()).unwrap();
+        let bins = bfd.bins.len();
+        let (n, dims) = (inst.len(), inst.dims());
+        let mut m = LinearModel::new(Sense::Minimize);
+        let assign: Vec<_> = (0..n)
+            .map(|i| m.add_row(format!("a{i}"), Bounds::equal(1.0)))
+            .collect();
+        let cap: Vec<Vec<_>> = (0..bins)
+            .map(|j| {
+                (0..dims)
+                    .map(|d| m.add_row(format!("c{j}_{d}"), Bounds::at_most(0.0)))
+                    .collect()
+            })
+            .collect();
+        let order: Vec<_> = (1..bins)
+            .map(|j| m.add_row(format!("o{j}"), Bounds::at_least(0.0)))
+            .collect();
+        for i in 0..n {
+            for j in 0..bins {
+                let mut e = vec![(assign[i], 1.0)];
+                e.extend((0..dims).map(|d| (cap[j][d], inst.items[i][d] as f64)));
+                m.add_col(format!("x{i}_{j}"), 0.0, Bounds::new(0.0, 1.0), true, e);
+            }
+        }
+        for j in 0..bins {
+            let mut e: Vec<_> = (0..dims)
+                .map(|d| (cap[j][d], -(inst.capacity[d] as f64)))
+                .collect();
+            if j > 0 {
+                e.push((order[j - 1], -1.0));
+            }
+            if j + 1 < bins {
+                e.push((order[j], 1.0));
+            }
+            m.add_col(format!("y{j}"), 1.0, Bounds::new(0.0, 1.0), true, e);
+        }
+        let out = solver::solve(&m, &HighsSettings::default(), &Deadline::none(), None).unwrap();
+        assert_eq!(out.status, LinearStatus::Optimal, "case {case}");
+        let bp = solve(&inst, Method::Bp, &Settings::default(), &Deadline::none()).unwrap();
+        assert_eq!(
+            bp.certificate.objective,
+            out.objective.map(f64::round),
+            "case {case}: {inst:?}"
+        );
+    }
 }

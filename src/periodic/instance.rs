@@ -170,7 +170,7 @@ impl Instance {
         let bins = crate::binpacking::Instance::from_bpplib(text, file)?;
         let mut jobs: Vec<Job> = Vec::new();
         let mut index: std::collections::HashMap<u64, usize> = Default::default();
-        for &w in &bins.weights {
+        for w in bins.items.iter().map(|w| w[0]) {
             let k = *index.entry(w).or_insert_with(|| {
                 jobs.push(Job {
                     mean: w as f64,
@@ -183,7 +183,7 @@ impl Instance {
             jobs[k].tasks += 1;
         }
         let inst = Instance {
-            capacity: bins.capacity as f64,
+            capacity: bins.capacity[0] as f64,
             jobs,
         };
         inst.validate(file)?;
