@@ -242,17 +242,17 @@ impl Instance {
         for t in 0..m {
             let mut w = Vec::new();
             let mut first = 0;
-            for k in 0..d as usize {
+            for (k, &cap) in capacity.iter().enumerate() {
                 let (line, x) = number(&format!("w{}", k + 1))?;
                 if k == 0 {
                     first = line;
                 }
-                if x > capacity[k] {
+                if x > cap {
                     return Err(at(
                         line,
                         &format!("w{}", k + 1),
                         x,
-                        format!("exceeds the capacity {}", capacity[k]),
+                        format!("exceeds the capacity {cap}"),
                     ));
                 }
                 w.push(x);

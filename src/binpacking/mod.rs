@@ -3,6 +3,7 @@
 //! honours it), with first- and best-fit decreasing as baselines and the root column
 //! generation alone as a bound. Model and choices: `models/packing.md`.
 
+mod aggregate;
 mod instance;
 mod pricing;
 mod problem;

@@ -1,5 +1,6 @@
 //! The methods, their settings, the solution and its verification.
 
+use super::aggregate::{self, Types};
 use super::instance::Instance;
 use super::pricing::{BinKnapsack, PricingSettings};
 use crate::colgen::{branch_and_price, BpEnd, BpSettings, Column};
@@ -63,6 +64,9 @@ pub struct Settings {
     pub bp: BpSettings,
     /// `experiment binpacking-bpplib`: seconds per instance (`solve` takes `--time-limit`).
     pub study_seconds: f64,
+    /// With identical items, column generation and dives over item types first (the
+    /// cutting-stock master); the unit-item tree only when they leave a gap.
+    pub aggregate: bool,
 }
 
 impl Default for Settings {
@@ -71,6 +75,7 @@ impl Default for Settings {
             pricing: PricingSettings::default(),
             bp: BpSettings::default(),
             study_seconds: 10.0,
+            aggregate: true,
         }
     }
 }
@@ -161,30 +166,53 @@ pub fn solve(
             bins
         }
         Method::Cg | Method::Bp => {
-            let start = fit_decreasing(inst, true);
-            let cols: Vec<Column> = start
-                .iter()
-                .map(|b| b.iter().map(|&i| (i, 1.0)).collect())
-                .collect();
-            let mut pricing =
-                BinKnapsack::new(&inst.items, &inst.capacity, settings.pricing.clone());
-            let mut bp = settings.bp.clone();
-            if method == Method::Cg {
-                bp.node_limit = 1;
+            let mut start = fit_decreasing(inst, true);
+            let (mut lower, mut root_lp, mut columns) = (inst.volume_bound(), f64::NAN, 0);
+            let aggregated = settings.aggregate && Types::of(inst).count() < inst.len();
+            if aggregated {
+                let root = aggregate::root(inst, start, &settings.pricing, &settings.bp, deadline)?;
+                (lower, root_lp, columns) = (root.bound.max(lower), root.lp, root.columns);
+                start = root.bins;
             }
-            let out = branch_and_price(inst.len(), &mut pricing, cols, &bp, deadline)?;
-            let bins = to_partition(inst.len(), &out.incumbent);
-            let bound = (out.bound as f64).max(volume).min(bins.len() as f64);
-            certificate.scored(bins.len() as f64, bound, 0.0);
             let stats = &mut certificate.stats;
-            stats.insert("root_lp".into(), out.root_lp);
-            stats.insert("nodes".into(), out.nodes as f64);
-            stats.insert("open_nodes".into(), out.open as f64);
-            stats.insert("columns".into(), out.columns as f64);
-            stats.insert(
-                "search_complete".into(),
-                f64::from(u8::from(out.end == BpEnd::Optimal)),
-            );
+            let bins = if (start.len() as u64) <= lower || (aggregated && method == Method::Cg) {
+                stats.insert("nodes".into(), 0.0);
+                stats.insert("open_nodes".into(), 0.0);
+                stats.insert(
+                    "search_complete".into(),
+                    f64::from(u8::from(start.len() as u64 <= lower)),
+                );
+                start
+            } else {
+                let cols: Vec<Column> = start
+                    .iter()
+                    .map(|b| b.iter().map(|&i| (i, 1.0)).collect())
+                    .collect();
+                let mut pricing =
+                    BinKnapsack::new(&inst.items, &inst.capacity, settings.pricing.clone());
+                let mut bp = settings.bp.clone();
+                if method == Method::Cg {
+                    bp.node_limit = 1;
+                }
+                let out = branch_and_price(inst.len(), &mut pricing, cols, &bp, deadline)?;
+                lower = lower.max(out.bound);
+                if !aggregated {
+                    root_lp = out.root_lp;
+                }
+                columns += out.columns;
+                stats.insert("nodes".into(), out.nodes as f64);
+                stats.insert("open_nodes".into(), out.open as f64);
+                stats.insert(
+                    "search_complete".into(),
+                    f64::from(u8::from(out.end == BpEnd::Optimal)),
+                );
+                to_partition(inst.len(), &out.incumbent)
+            };
+            stats.insert("root_lp".into(), root_lp);
+            stats.insert("columns".into(), columns as f64);
+            stats.insert("aggregated".into(), f64::from(u8::from(aggregated)));
+            let bound = (lower as f64).min(bins.len() as f64);
+            certificate.scored(bins.len() as f64, bound, 0.0);
             bins
         }
     };

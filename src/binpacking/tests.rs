@@ -218,11 +218,11 @@ fn compact_milp_agrees_with_branch_and_price() {
         let order: Vec<_> = (1..bins)
             .map(|j| m.add_row(format!("o{j}"), Bounds::at_least(0.0)))
             .collect();
-        for i in 0..n {
-            for j in 0..bins {
-                let mut e = vec![(assign[i], 1.0)];
-                e.extend((0..dims).map(|d| (cap[j][d], inst.items[i][d] as f64)));
-                m.add_col(format!("x{i}_{j}"), 0.0, Bounds::new(0.0, 1.0), true, e);
+        for (i, &a) in assign.iter().enumerate() {
+            for cj in &cap {
+                let mut e = vec![(a, 1.0)];
+                e.extend((0..dims).map(|d| (cj[d], inst.items[i][d] as f64)));
+                m.add_col(format!("x{i}"), 0.0, Bounds::new(0.0, 1.0), true, e);
             }
         }
         for j in 0..bins {

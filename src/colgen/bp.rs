@@ -14,9 +14,7 @@
 //! loop stopped early on an integral solution) is neither closed nor split, its bound is kept,
 //! and the search cannot end `optimal` below it (see [`pair_to_branch`]).
 
-use super::{
-    dive_with, restore, run, CgSettings, Column, CoveringMaster, DiveGuide, DiveSettings, Pricing,
-};
+use super::{dive_with, run, CgSettings, Column, CoveringMaster, DiveGuide, DiveSettings, Pricing};
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
 use crate::solver::Deadline;
@@ -304,53 +302,18 @@ pub fn branch_and_price<P: BranchPricing>(
                 incumbent = bins;
             }
         } else if nodes == 1 && settings.root_dive && !deadline.expired() {
-            // Limited-discrepancy diving: each new dive may not fix the first column the
-            // previous one fixed, and gives up once it cannot beat the incumbent.
-            let mut tabu = HashSet::new();
-            for _ in 0..=settings.dive_retries {
-                if incumbent.len() as u64 <= node_bound || deadline.expired() {
-                    break;
-                }
-                let guide = DiveGuide {
-                    tabu: tabu.clone(),
-                    cutoff: Some(incumbent.len() as u64),
-                };
-                let d = dive_with(&mut master, pricing, &settings.dive, deadline, &guide)?;
-                debug!(
-                    "root dive: {} bins fixed, complete {}, pruned {}, {} steps, {} columns, {:.3}s",
-                    d.counts.iter().sum::<u64>(),
-                    d.complete,
-                    d.pruned,
-                    d.steps,
-                    d.columns_added,
-                    d.seconds
-                );
-                let cols = master.columns().to_vec();
-                remember(&mut pool, &cols);
-                if d.complete {
-                    let bins: Vec<Column> = cols
-                        .iter()
-                        .zip(&d.counts)
-                        .flat_map(|(c, &k)| std::iter::repeat_n(c.clone(), k as usize))
-                        .collect();
-                    if bins.len() < incumbent.len() {
-                        incumbent = bins;
-                    }
-                }
-                let Some(&first) = d.chosen.first() else {
-                    break;
-                };
-                tabu.insert(first);
-                // A fresh master over the same columns: re-solving the dived one from its
-                // last basis after resetting every row took HiGHS 12 s on 249 items.
-                let _ = restore;
-                let cols = master.columns().to_vec();
-                master = CoveringMaster::new(&demands);
-                for c in cols {
-                    master.add_column(c)?;
-                }
+            let found = root_dives(
+                &mut master,
+                pricing,
+                settings,
+                node_bound,
+                incumbent.len() as u64,
+                deadline,
+            )?;
+            remember(&mut pool, master.columns());
+            if let Some(bins) = found {
+                incumbent = bins;
             }
-            pricing.end_dive();
         }
         let lower = heap
             .iter()
@@ -446,6 +409,65 @@ pub fn branch_and_price<P: BranchPricing>(
         incumbent,
         seconds: began.elapsed().as_secs_f64(),
     })
+}
+
+/// Limited-discrepancy diving from a converged `master`: each new dive may not fix the first
+/// column the previous one fixed, and gives up once it cannot beat the best so far; at most
+/// `1 + settings.dive_retries` dives, none once `target` bins are reached. Returns the best
+/// packing found below `best` (one column per bin, repeated by its count). `master` ends
+/// holding every column the dives generated (a fresh master over them: re-solving the dived
+/// one from its last basis after resetting every row took HiGHS 12 s on 249 items).
+pub fn root_dives<P: Pricing>(
+    master: &mut CoveringMaster,
+    pricing: &mut P,
+    settings: &BpSettings,
+    target: u64,
+    best: u64,
+    deadline: &Deadline,
+) -> Result<Option<Vec<Column>>> {
+    let demands = master.demands().to_vec();
+    let mut tabu = HashSet::new();
+    let mut found: Option<Vec<Column>> = None;
+    let mut best = best;
+    for _ in 0..=settings.dive_retries {
+        if best <= target || deadline.expired() {
+            break;
+        }
+        let guide = DiveGuide {
+            tabu: tabu.clone(),
+            cutoff: Some(best),
+        };
+        let d = dive_with(master, pricing, &settings.dive, deadline, &guide)?;
+        debug!(
+            "root dive: {} bins fixed, complete {}, pruned {}, {} steps, {} columns, {:.3}s",
+            d.counts.iter().sum::<u64>(),
+            d.complete,
+            d.pruned,
+            d.steps,
+            d.columns_added,
+            d.seconds
+        );
+        let cols = master.columns().to_vec();
+        if d.complete && d.counts.iter().sum::<u64>() < best {
+            let bins: Vec<Column> = cols
+                .iter()
+                .zip(&d.counts)
+                .flat_map(|(c, &k)| std::iter::repeat_n(c.clone(), k as usize))
+                .collect();
+            best = bins.len() as u64;
+            found = Some(bins);
+        }
+        *master = CoveringMaster::new(&demands);
+        for c in cols {
+            master.add_column(c)?;
+        }
+        let Some(&first) = d.chosen.first() else {
+            break;
+        };
+        tabu.insert(first);
+    }
+    pricing.end_dive();
+    Ok(found)
 }
 
 /// The restricted integer master over `pool` (each item covered, fewest bins) for at most

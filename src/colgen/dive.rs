@@ -58,7 +58,7 @@ pub struct DiveOutcome {
     pub chosen: Vec<usize>,
     /// The guide's cutoff ended the dive: the residual could not beat it.
     pub pruned: bool,
-    /// Some coefficient was trimmed (then [`restore`] must reset coefficients too).
+    /// Some coefficient was trimmed (the master's LP no longer matches its columns).
     pub trimmed: bool,
 }
 
@@ -224,25 +224,6 @@ pub fn dive_with<P: Pricing>(
         }
         pricing.dive(&residual);
     }
-}
-
-/// Undoes a dive: every demand and coefficient back to the master's originals (the columns
-/// the dive added stay). The next solve starts from the last basis.
-pub fn restore(master: &mut CoveringMaster, dove: &DiveOutcome) -> Result<()> {
-    let demands = master.demands().to_vec();
-    for (r, &n) in demands.iter().enumerate() {
-        master.set_demand(r, n)?;
-    }
-    if !dove.trimmed {
-        return Ok(());
-    }
-    let columns = master.columns().to_vec();
-    for (col, c) in columns.iter().enumerate() {
-        for &(r, a) in c {
-            master.set_coefficient(r, col, a)?;
-        }
-    }
-    Ok(())
 }
 
 /// Lowers the LP's coefficients of column `col` (held in `held`) to the residual demands.

@@ -10,8 +10,8 @@ mod integer;
 mod pricing;
 
 pub use crate::solver::{Column, CoveringSolution as MasterSolution};
-pub use bp::{branch_and_price, BpEnd, BpOutcome, BpSettings, BranchPricing};
-pub use dive::{dive, dive_with, restore, DiveGuide, DiveOutcome, DiveSettings};
+pub use bp::{branch_and_price, root_dives, BpEnd, BpOutcome, BpSettings, BranchPricing};
+pub use dive::{dive, dive_with, DiveGuide, DiveOutcome, DiveSettings};
 pub use engine::{run, CgOutcome, CgSettings, Iteration, Termination};
 pub use integer::{solve_integer_master, IntegerOutcome};
 

@@ -1,0 +1,162 @@
+//! The bin-packing commands through the real binary: every method on BPPLIB, `.vbp` and JSON
+//! input, solve → verify, `bp` at the published optimum with the published root LP, and bad
+//! input (exit code 2, the file, the line or field, the value, the reason).
+
+mod common;
+
+use common::{expect_input_error, vcalloc, write};
+use std::path::Path;
+
+/// `(file, optimum, lp_bound)` rows of a `data/*/optima.tsv`.
+fn optima(dir: &str) -> Vec<(String, f64, f64)> {
+    std::fs::read_to_string(Path::new(dir).join("optima.tsv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (
+                format!("{dir}/{}", f[0]),
+                f[1].parse().unwrap(),
+                f[4].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn solve(file: &str, method: &str, out: &Path) -> serde_json::Value {
+    let o = vcalloc(&[
+        "solve",
+        "binpacking",
+        file,
+        "--method",
+        method,
+        "--time-limit",
+        "60",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        o.status.success(),
+        "{file} {method}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v = vcalloc(&["verify", file, out.to_str().unwrap()]);
+    assert!(
+        v.status.success(),
+        "{file} {method}: {}",
+        String::from_utf8_lossy(&v.stdout)
+    );
+    serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap()
+}
+
+#[test]
+fn every_method_verifies_and_bp_proves_the_published_optimum() {
+    let d = tempfile::tempdir().unwrap();
+    let mut rows = optima("data/vbp");
+    rows.push(("data/bpplib/Falkenauer_u120_00.txt".into(), 48.0, 47.95));
+    for (file, optimum, lp_bound) in rows {
+        for m in ["ffd", "bfd", "cg", "bp"] {
+            let sol = solve(&file, m, &d.path().join(format!("{m}.json")));
+            let c = &sol["certificate"];
+            let (obj, bound) = (
+                c["objective"].as_f64().unwrap(),
+                c["bound"].as_f64().unwrap(),
+            );
+            assert!(
+                obj >= optimum && bound <= optimum,
+                "{file} {m}: {obj} / {bound}"
+            );
+            if m == "bp" {
+                assert_eq!(obj, optimum, "{file}");
+                assert_eq!(c["status"], "optimal", "{file}");
+                let root = c["stats"]["root_lp"].as_f64().unwrap();
+                assert!((root - lp_bound).abs() < 0.006, "{file}: root LP {root}");
+            }
+        }
+    }
+    // JSON, one dimension and two.
+    for text in [
+        r#"{"capacity": 10, "weights": [6, 5, 5, 4, 3, 3]}"#,
+        r#"{"capacity": [10, 8], "items": [[6, 1], [5, 4], [5, 4], [4, 7], [3, 1]]}"#,
+    ] {
+        let f = write(&d, "p.json", text);
+        let sol = solve(f.to_str().unwrap(), "bp", &d.path().join("s.json"));
+        assert_eq!(sol["certificate"]["status"], "optimal");
+    }
+}
+
+fn rejects(name: &str, text: &str, fragments: &[&str]) {
+    let d = tempfile::tempdir().unwrap();
+    let f = write(&d, name, text);
+    let mut all = vec![name];
+    all.extend_from_slice(fragments);
+    expect_input_error(
+        &[
+            "solve",
+            "binpacking",
+            f.to_str().unwrap(),
+            "--method",
+            "ffd",
+        ],
+        &all,
+    );
+}
+
+#[test]
+fn malformed_vbp() {
+    rejects("a.vbp", "2\n10 10\n2\n3 4 1\n", &["ends before the w1"]);
+    rejects(
+        "b.vbp",
+        "2\n10 10\n1\n11 4 1\n",
+        &["line 4", "`11`", "exceeds the capacity 10"],
+    );
+    rejects("c.vbp", "0\n", &["line 1", "`0`", "dimensions"]);
+    rejects(
+        "d.vbp",
+        "2\n10 x\n1\n1 1 1\n",
+        &["line 2", "`x`", "not a whole number"],
+    );
+    rejects(
+        "e.vbp",
+        "2\n10 10\n1\n1 1 0\n",
+        &["line 4", "demand", "`0`"],
+    );
+    rejects(
+        "f.vbp",
+        "2\n10 10\n1\n1 1 1\n7\n",
+        &["line 5", "more numbers than the 1 item types"],
+    );
+    rejects("g.vbp", "2\n10 10\n1\n-1 1 1\n", &["line 4", "`-1`"]);
+    rejects(
+        "h.vbp",
+        "2\n10 10\n1\n0 0 2\n",
+        &["line 4", "weighs nothing"],
+    );
+}
+
+#[test]
+fn malformed_json_and_bpplib() {
+    rejects(
+        "a.json",
+        r#"{"capacity": 10, "weights": [3], "items": [[3]]}"#,
+        &["exactly one"],
+    );
+    rejects(
+        "b.json",
+        r#"{"capacity": [10, 10], "items": [[3, 4], [5]]}"#,
+        &["items[1]", "needs 2 weights"],
+    );
+    rejects(
+        "c.json",
+        r#"{"capacity": [10], "items": [[11]]}"#,
+        &["items[0][0]", "`11`", "exceeds the capacity 10"],
+    );
+    rejects(
+        "d.json",
+        r#"{"capacity": 0, "weights": [1]}"#,
+        &["capacity[0]", "`0`"],
+    );
+    rejects("e.txt", "2\n10\n0\n3\n", &["line 3", "`0`", "capacity 10"]);
+    rejects("f.txt", "2\n10\n3\n", &["ends before the weight"]);
+}
