@@ -41,6 +41,9 @@ pub struct BpSettings {
     pub root_dive: bool,
     /// The dive's settings.
     pub dive: DiveSettings,
+    /// The dive's settings on a master whose rows have demands above one (an aggregated
+    /// root: few pricing rounds per fixing).
+    pub aggregated_dive: DiveSettings,
     /// Dives after the first at the root (limited discrepancy), while a gap is open.
     pub dive_retries: usize,
     /// Nodes at most (then: the incumbent, the global bound, the gap).
@@ -65,6 +68,7 @@ impl Default for BpSettings {
                 pricing_rounds: 100,
                 ..DiveSettings::default()
             },
+            aggregated_dive: DiveSettings::default(),
             dive_retries: 8,
             node_limit: 100_000,
             progress_seconds: 1.0,
