@@ -7,7 +7,9 @@
 
 use super::instance::Instance;
 use super::pricing::{BinKnapsack, PricingSettings};
-use crate::colgen::{root_dives, run, BpSettings, Column, CoveringMaster, Priced, Pricing};
+use crate::colgen::{
+    root_dives, run, solve_integer_master, BpSettings, Column, CoveringMaster, Priced, Pricing,
+};
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
 use crate::solver::Deadline;
@@ -199,6 +201,29 @@ pub fn root(
             bins.len() as u64,
             deadline,
         )? {
+            let found = types.to_unit_bins(&cols);
+            if found.len() < bins.len() {
+                bins = found;
+            }
+        }
+    }
+    if (bins.len() as u64) > bound && bp.integer_seconds > 0.0 && !deadline.expired() {
+        // The restricted integer master over the types' columns, as the periodic family's
+        // integer finish.
+        let out = solve_integer_master(
+            master.columns(),
+            &demands,
+            None,
+            &crate::solver::HighsSettings::default(),
+            &deadline.capped(bp.integer_seconds),
+        )?;
+        if let Some(counts) = out.counts {
+            let cols: Vec<Column> = master
+                .columns()
+                .iter()
+                .zip(&counts)
+                .flat_map(|(c, &k)| std::iter::repeat_n(c.clone(), k as usize))
+                .collect();
             let found = types.to_unit_bins(&cols);
             if found.len() < bins.len() {
                 bins = found;
