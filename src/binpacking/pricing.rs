@@ -77,11 +77,17 @@ impl BinKnapsack {
     /// The most valuable bins at `values` (per item), best first, and whether the search
     /// completed (then the first is the exact optimum).
     pub fn search(&self, values: &[f64]) -> (Vec<(f64, Vec<usize>)>, bool, u64) {
-        self.search_within(values, self.settings.node_limit)
+        self.search_within(values, self.settings.node_limit, &Deadline::none())
     }
 
-    /// [`BinKnapsack::search`] with at most `limit` branch-and-bound nodes.
-    fn search_within(&self, values: &[f64], limit: u64) -> (Vec<(f64, Vec<usize>)>, bool, u64) {
+    /// [`BinKnapsack::search`] with at most `limit` branch-and-bound nodes, stopping (not
+    /// complete) once `deadline` passes.
+    fn search_within(
+        &self,
+        values: &[f64],
+        limit: u64,
+        deadline: &Deadline,
+    ) -> (Vec<(f64, Vec<usize>)>, bool, u64) {
         // Candidate groups: positive value, fitting alone.
         let dims = self.capacity.len();
         let mut cand: Vec<(usize, Vec<u64>, f64)> = self
@@ -188,6 +194,7 @@ impl BinKnapsack {
             floor: 1.0 + self.settings.improvement_tol,
             nodes: 0,
             limit,
+            deadline,
         };
         // Greedy first: a good incumbent prunes the search.
         let mut w = vec![0u64; dims];
@@ -306,6 +313,7 @@ struct State<'a> {
     floor: f64,
     nodes: u64,
     limit: u64,
+    deadline: &'a Deadline,
 }
 
 impl State<'_> {
@@ -356,7 +364,7 @@ impl State<'_> {
     /// Explores candidates from `k` on; `false` when the node limit stopped it.
     fn dfs(&mut self, k: usize, used: &mut Vec<u64>, value: f64) -> bool {
         self.nodes += 1;
-        if self.nodes > self.limit {
+        if self.nodes > self.limit || (self.nodes.is_multiple_of(4096) && self.deadline.expired()) {
             return false;
         }
         // Prune on the best bin only: the others kept are the improving bins met on the way
@@ -412,14 +420,15 @@ impl State<'_> {
 impl Pricing for BinKnapsack {
     /// A quick search first (`quick_nodes`); the exact one only when it found no improving
     /// bin (while diving, never: the dive wants cheap columns, not proofs).
-    fn price(&mut self, duals: &[f64], _deadline: &Deadline) -> Result<Priced> {
+    fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced> {
         let floor = 1.0 + self.settings.improvement_tol;
         let (mut bins, mut complete, mut nodes) = self.search_within(
             duals,
             self.settings.quick_nodes.min(self.settings.node_limit),
+            deadline,
         );
         if !complete && !self.diving && bins.first().is_none_or(|b| b.0 <= floor) {
-            let (b, c, n) = self.search(duals);
+            let (b, c, n) = self.search_within(duals, self.settings.node_limit, deadline);
             (bins, complete, nodes) = (b, c, nodes + n);
         }
         let best = bins.first().map_or(0.0, |b| b.0);
