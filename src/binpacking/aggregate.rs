@@ -8,7 +8,7 @@
 use super::instance::Instance;
 use super::pricing::{BinKnapsack, PricingSettings};
 use crate::colgen::{
-    root_dives, run, solve_integer_master, BpSettings, Column, CoveringMaster, Priced, Pricing,
+    integer_bins, root_dives, run, BpSettings, Column, CoveringMaster, Priced, Pricing,
 };
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
@@ -168,17 +168,17 @@ pub struct Root {
     pub columns: usize,
 }
 
-/// Column generation and dives over types, from the packing `start`.
+/// Column generation and dives over `inst`'s `types`, from the packing `start`.
 pub fn root(
     inst: &Instance,
+    types: &Types,
     start: Vec<Vec<usize>>,
     pricing: &PricingSettings,
     bp: &BpSettings,
     deadline: &Deadline,
 ) -> Result<Root> {
-    let types = Types::of(inst);
     let demands: Vec<f64> = types.members.iter().map(|m| m.len() as f64).collect();
-    let mut oracle = TypeKnapsack::new(inst, &types, pricing.clone());
+    let mut oracle = TypeKnapsack::new(inst, types, pricing.clone());
     let mut master = CoveringMaster::new(&demands);
     for c in types.to_type_columns(&start) {
         master.add_column(c)?;
@@ -210,20 +210,13 @@ pub fn root(
     if (bins.len() as u64) > bound && bp.integer_seconds > 0.0 && !deadline.expired() {
         // The restricted integer master over the types' columns, as the periodic family's
         // integer finish.
-        let out = solve_integer_master(
+        if let Some(cols) = integer_bins(
             master.columns(),
             &demands,
             None,
-            &crate::solver::HighsSettings::default(),
-            &deadline.capped(bp.integer_seconds),
-        )?;
-        if let Some(counts) = out.counts {
-            let cols: Vec<Column> = master
-                .columns()
-                .iter()
-                .zip(&counts)
-                .flat_map(|(c, &k)| std::iter::repeat_n(c.clone(), k as usize))
-                .collect();
+            bp.integer_seconds,
+            deadline,
+        )? {
             let found = types.to_unit_bins(&cols);
             if found.len() < bins.len() {
                 bins = found;

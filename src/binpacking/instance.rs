@@ -185,175 +185,136 @@ impl Instance {
     /// Parses VPSolver `.vbp`: whitespace-separated whole numbers, `D`, the `D` capacities,
     /// the number of item types `m`, then per type `D` weights and a demand.
     pub fn from_vbp(text: &str, file: &Path) -> Result<Instance> {
-        let mut tokens = text
-            .lines()
-            .enumerate()
-            .flat_map(|(i, l)| l.split_whitespace().map(move |t| (i + 1, t)));
-        let mut number = |what: &str| -> Result<(usize, u64)> {
-            let (n, t) = tokens.next().ok_or_else(|| {
-                InputError::new(file, Location::File, "", format!("ends before the {what}"))
-            })?;
-            let v: u64 = t.parse().map_err(|_| {
-                InputError::new(
-                    file,
-                    Location::Line(n, Some(what.into())),
-                    t,
-                    "not a whole number ≥ 0",
-                )
-            })?;
-            Ok((n, v))
+        let mut num = Numbers {
+            file,
+            items: text
+                .lines()
+                .enumerate()
+                .flat_map(|(i, l)| l.split_whitespace().map(move |t| (i + 1, t))),
         };
-        let at = |n: usize, what: &str, v: u64, why: String| -> crate::Error {
-            InputError::new(
-                file,
-                Location::Line(n, Some(what.into())),
-                v.to_string(),
-                why,
-            )
-            .into()
-        };
-        let (line, d) = number("D")?;
+        let (line, d) = num.next("D")?;
         if d == 0 || d > MAX_DIMS as u64 {
-            return Err(at(
-                line,
-                "D",
-                d,
-                format!("must be 1 … {MAX_DIMS} dimensions"),
-            ));
+            return Err(num.bad(line, "D", d, format!("must be 1 … {MAX_DIMS} dimensions")));
         }
         let mut capacity = Vec::new();
         for k in 0..d {
-            let (line, c) = number(&format!("W{}", k + 1))?;
+            let (line, c) = num.next(&format!("W{}", k + 1))?;
             if c == 0 || c > (1 << 52) {
-                return Err(at(line, "capacity", c, "must be in 1 … 2^52".into()));
+                return Err(num.bad(line, "capacity", c, "must be in 1 … 2^52".into()));
             }
             capacity.push(c);
         }
-        let (line, m) = number("m")?;
+        let (line, m) = num.next("m")?;
         if m == 0 || m > MAX_ITEMS as u64 {
-            return Err(at(
-                line,
-                "m",
-                m,
-                format!("must be 1 … {MAX_ITEMS} item types"),
-            ));
+            return Err(num.bad(line, "m", m, format!("must be 1 … {MAX_ITEMS} item types")));
         }
         let mut items = Vec::new();
         for t in 0..m {
             let mut w = Vec::new();
             let mut first = 0;
             for (k, &cap) in capacity.iter().enumerate() {
-                let (line, x) = number(&format!("w{}", k + 1))?;
+                let what = format!("w{}", k + 1);
+                let (line, x) = num.next(&what)?;
                 if k == 0 {
                     first = line;
                 }
                 if x > cap {
-                    return Err(at(
-                        line,
-                        &format!("w{}", k + 1),
-                        x,
-                        format!("exceeds the capacity {cap}"),
-                    ));
+                    return Err(num.bad(line, &what, x, format!("exceeds the capacity {cap}")));
                 }
                 w.push(x);
             }
             if w.iter().all(|&x| x == 0) {
-                return Err(at(
-                    first,
-                    "w1",
-                    0,
-                    format!("item type {} weighs nothing", t + 1),
-                ));
+                let why = format!("item type {} weighs nothing", t + 1);
+                return Err(num.bad(first, "w1", 0, why));
             }
-            let (line, b) = number("demand")?;
+            let (line, b) = num.next("demand")?;
             if b == 0 || items.len() as u64 + b > MAX_ITEMS as u64 {
-                return Err(at(
-                    line,
-                    "demand",
-                    b,
-                    format!("must be ≥ 1, with at most {MAX_ITEMS} items in all"),
-                ));
+                let why = format!("must be ≥ 1, with at most {MAX_ITEMS} items in all");
+                return Err(num.bad(line, "demand", b, why));
             }
-            for _ in 0..b {
-                items.push(w.clone());
-            }
+            items.extend(std::iter::repeat_n(w, b as usize));
         }
-        if let Some((n, t)) = tokens.next() {
-            return Err(InputError::new(
-                file,
-                Location::Line(n, None),
-                t,
-                format!("more numbers than the {m} item types announced"),
-            )
-            .into());
-        }
+        num.end(format!("more numbers than the {m} item types announced"))?;
         Ok(Instance { capacity, items })
     }
 
-    /// Parses BPPLIB text.
+    /// Parses BPPLIB text: `n`, `c`, then `n` weights, one number per line.
     pub fn from_bpplib(text: &str, file: &Path) -> Result<Instance> {
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.trim()))
-            .filter(|(_, l)| !l.is_empty());
-        let mut number = |what: &str| -> Result<(usize, u64)> {
-            let (n, l) = lines.next().ok_or_else(|| {
-                InputError::new(file, Location::File, "", format!("ends before the {what}"))
-            })?;
-            let v: u64 = l.parse().map_err(|_| {
-                InputError::new(
-                    file,
-                    Location::Line(n, Some(what.into())),
-                    l,
-                    "not a whole number ≥ 0",
-                )
-            })?;
-            Ok((n, v))
+        let mut num = Numbers {
+            file,
+            items: text
+                .lines()
+                .enumerate()
+                .map(|(i, l)| (i + 1, l.trim()))
+                .filter(|(_, l)| !l.is_empty()),
         };
-        let (line, count) = number("n")?;
+        let (line, count) = num.next("n")?;
         if count == 0 || count > MAX_ITEMS as u64 {
-            return Err(InputError::new(
-                file,
-                Location::Line(line, Some("n".into())),
-                count.to_string(),
-                format!("must be 1 … {MAX_ITEMS} items"),
-            )
-            .into());
+            return Err(num.bad(line, "n", count, format!("must be 1 … {MAX_ITEMS} items")));
         }
-        let (line, capacity) = number("c")?;
+        let (line, capacity) = num.next("c")?;
         if capacity == 0 || capacity > (1 << 52) {
-            return Err(InputError::new(
-                file,
-                Location::Line(line, Some("c".into())),
-                capacity.to_string(),
-                "must be in 1 … 2^52",
-            )
-            .into());
+            return Err(num.bad(line, "c", capacity, "must be in 1 … 2^52".into()));
         }
         let mut weights = Vec::with_capacity(count as usize);
         for _ in 0..count {
-            let (line, w) = number("weight")?;
+            let (line, w) = num.next("weight")?;
             if w == 0 || w > capacity {
-                return Err(InputError::new(
-                    file,
-                    Location::Line(line, Some("weight".into())),
-                    w.to_string(),
-                    format!("must be in 1 … the capacity {capacity}"),
-                )
-                .into());
+                let why = format!("must be in 1 … the capacity {capacity}");
+                return Err(num.bad(line, "weight", w, why));
             }
             weights.push(w);
         }
-        if let Some((n, l)) = lines.next() {
-            return Err(InputError::new(
-                file,
-                Location::Line(n, None),
-                l,
-                format!("more lines than the {count} items announced"),
-            )
-            .into());
-        }
+        num.end(format!("more lines than the {count} items announced"))?;
         Ok(Instance::one_dimensional(capacity, weights))
+    }
+}
+
+/// Whole numbers read one by one from `(line, text)` pieces (lines for BPPLIB, tokens for
+/// `.vbp`), every error naming the file, the line, the field and the value.
+struct Numbers<'a, I> {
+    file: &'a Path,
+    items: I,
+}
+
+impl<'a, I: Iterator<Item = (usize, &'a str)>> Numbers<'a, I> {
+    /// The next number, called `what` in errors.
+    fn next(&mut self, what: &str) -> Result<(usize, u64)> {
+        let (n, t) = self.items.next().ok_or_else(|| {
+            InputError::new(
+                self.file,
+                Location::File,
+                "",
+                format!("ends before the {what}"),
+            )
+        })?;
+        let v: u64 = t.parse().map_err(|_| {
+            InputError::new(
+                self.file,
+                Location::Line(n, Some(what.into())),
+                t,
+                "not a whole number ≥ 0",
+            )
+        })?;
+        Ok((n, v))
+    }
+
+    /// A number read at `line` is wrong for `why`.
+    fn bad(&self, line: usize, what: &str, value: u64, why: String) -> crate::Error {
+        InputError::new(
+            self.file,
+            Location::Line(line, Some(what.into())),
+            value.to_string(),
+            why,
+        )
+        .into()
+    }
+
+    /// Nothing may follow; `why` says what the file announced.
+    fn end(&mut self, why: String) -> Result<()> {
+        match self.items.next() {
+            Some((n, t)) => Err(InputError::new(self.file, Location::Line(n, None), t, why).into()),
+            None => Ok(()),
+        }
     }
 }

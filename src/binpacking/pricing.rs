@@ -7,7 +7,7 @@
 //! that do not conflict with those taken — each drops the other rows, so each is valid;
 //! identical items are left in order, so copies of a `.vbp` item type are not permuted).
 
-use crate::colgen::{BranchPricing, Column, Priced, Pricing};
+use crate::colgen::{together_groups, BranchPricing, Column, Priced, Pricing};
 use crate::error::Result;
 use crate::solver::Deadline;
 use serde::{Deserialize, Serialize};
@@ -456,25 +456,11 @@ impl Pricing for BinKnapsack {
 impl BranchPricing for BinKnapsack {
     fn restrict(&mut self, together: &[(usize, usize)], apart: &[(usize, usize)]) {
         let n = self.weights.len();
-        let mut rep: Vec<usize> = (0..n).collect();
-        fn find(p: &mut [usize], x: usize) -> usize {
-            let mut r = x;
-            while p[r] != r {
-                r = p[r];
-            }
-            p[x] = r;
-            r
-        }
-        for &(i, j) in together {
-            let (a, b) = (find(&mut rep, i), find(&mut rep, j));
-            if a != b {
-                rep[a.max(b)] = a.min(b);
-            }
-        }
+        let rep = together_groups(n, together);
         let mut group_of = vec![usize::MAX; n];
         self.groups.clear();
         for i in 0..n {
-            let r = find(&mut rep, i);
+            let r = rep[i];
             if group_of[r] == usize::MAX {
                 group_of[r] = self.groups.len();
                 self.groups.push(Vec::new());

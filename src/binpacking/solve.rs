@@ -168,9 +168,17 @@ pub fn solve(
         Method::Cg | Method::Bp => {
             let mut start = fit_decreasing(inst, true);
             let (mut lower, mut root_lp, mut columns) = (inst.volume_bound(), f64::NAN, 0);
-            let aggregated = settings.aggregate && Types::of(inst).count() < inst.len();
+            let types = Types::of(inst);
+            let aggregated = settings.aggregate && types.count() < inst.len();
             if aggregated {
-                let root = aggregate::root(inst, start, &settings.pricing, &settings.bp, deadline)?;
+                let root = aggregate::root(
+                    inst,
+                    &types,
+                    start,
+                    &settings.pricing,
+                    &settings.bp,
+                    deadline,
+                )?;
                 (lower, root_lp, columns) = (root.bound.max(lower), root.lp, root.columns);
                 start = root.bins;
             }

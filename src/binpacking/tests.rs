@@ -3,7 +3,7 @@
 
 use super::pricing::{BinKnapsack, PricingSettings};
 use super::*;
-use crate::colgen::{BpSettings, BranchPricing};
+use crate::colgen::BranchPricing;
 use crate::solver::Deadline;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -190,7 +190,6 @@ fn root_lp_matches_the_published_bound() {
     let sol = solve(&inst, Method::Cg, &settings, &Deadline::none()).unwrap();
     let lp = sol.certificate.stats["root_lp"];
     assert!((lp - 20.0).abs() < 0.005, "root LP {lp}");
-    let _ = BpSettings::default();
 }
 
 /// The compact assignment MILP (`x_ij` item `i` in bin `j`, `y_j` bin `j` open, `y_j ≥ y_j+1`),

@@ -14,6 +14,7 @@
 //! loop stopped early on an integral solution) is neither closed nor split, its bound is kept,
 //! and the search cannot end `optimal` below it (see [`pair_to_branch`]).
 
+use super::integer::{integer_bins, repeat_by_counts};
 use super::{dive_with, run, CgSettings, Column, CoveringMaster, DiveGuide, DiveSettings, Pricing};
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
@@ -139,8 +140,8 @@ impl PartialOrd for Node {
     }
 }
 
-/// Union–find over items, for the together groups.
-fn groups(rows: usize, together: &[(usize, usize)]) -> Vec<usize> {
+/// The together groups of `rows` items: per item, its group's representative (the least item).
+pub fn together_groups(rows: usize, together: &[(usize, usize)]) -> Vec<usize> {
     let mut parent: Vec<usize> = (0..rows).collect();
     fn find(p: &mut [usize], x: usize) -> usize {
         let mut r = x;
@@ -262,7 +263,7 @@ pub fn branch_and_price<P: BranchPricing>(
         let node = heap.pop().expect("not empty");
         nodes += 1;
         pricing.restrict(&node.together, &node.apart);
-        let group = groups(rows, &node.together);
+        let group = together_groups(rows, &node.together);
         let mut master = CoveringMaster::new(&demands);
         // One column per together group: feasible, since each group was formed inside a
         // column of an ancestor's master.
@@ -297,11 +298,8 @@ pub fn branch_and_price<P: BranchPricing>(
         remember(&mut pool, &cols);
         let whole = integral(&cg.primal);
         if whole {
-            let bins: Vec<Column> = cols
-                .iter()
-                .zip(&cg.primal)
-                .flat_map(|(c, &v)| std::iter::repeat_n(c.clone(), v.round() as usize))
-                .collect();
+            let counts: Vec<u64> = cg.primal.iter().map(|v| v.round() as u64).collect();
+            let bins = repeat_by_counts(&cols, &counts);
             if bins.len() < incumbent.len() {
                 incumbent = bins;
             }
@@ -453,11 +451,7 @@ pub fn root_dives<P: Pricing>(
         );
         let cols = master.columns().to_vec();
         if d.complete && d.counts.iter().sum::<u64>() < best {
-            let bins: Vec<Column> = cols
-                .iter()
-                .zip(&d.counts)
-                .flat_map(|(c, &k)| std::iter::repeat_n(c.clone(), k as usize))
-                .collect();
+            let bins = repeat_by_counts(&cols, &d.counts);
             best = bins.len() as u64;
             found = Some(bins);
         }
@@ -493,26 +487,7 @@ fn restricted_integer(
             None => return Ok(None),
         }
     }
-    let own = deadline.capped(seconds);
-    let out = super::integer::solve_integer_master(
-        pool,
-        &vec![1.0; rows],
-        Some(&start),
-        &crate::solver::HighsSettings::default(),
-        &own,
-    )?;
-    debug!(
-        "restricted integer master over {} columns: {:?}, {:.3}s",
-        pool.len(),
-        out.status,
-        out.seconds
-    );
-    Ok(out.counts.map(|counts| {
-        pool.iter()
-            .zip(&counts)
-            .flat_map(|(c, &k)| std::iter::repeat_n(c.clone(), k as usize))
-            .collect()
-    }))
+    integer_bins(pool, &vec![1.0; rows], Some(&start), seconds, deadline)
 }
 
 /// A column's item set, for the pool's duplicate check.

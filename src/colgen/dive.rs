@@ -58,8 +58,6 @@ pub struct DiveOutcome {
     pub chosen: Vec<usize>,
     /// The guide's cutoff ended the dive: the residual could not beat it.
     pub pruned: bool,
-    /// Some coefficient was trimmed (the master's LP no longer matches its columns).
-    pub trimmed: bool,
 }
 
 /// What steers a dive beyond its settings: the limited-discrepancy search's tabu columns and
@@ -117,9 +115,8 @@ pub fn dive_with<P: Pricing>(
     let mut held: Vec<super::Column> = master.columns().to_vec();
     let (mut steps, mut added) = (0, 0);
     let mut chosen: Vec<usize> = Vec::new();
-    let mut trimmed = false;
     let outcome =
-        |counts: Vec<u64>, complete, steps, columns_added, chosen: &[usize], trimmed| DiveOutcome {
+        |counts: Vec<u64>, complete, steps, columns_added, chosen: &[usize]| DiveOutcome {
             counts,
             complete,
             steps,
@@ -127,17 +124,16 @@ pub fn dive_with<P: Pricing>(
             seconds: began.elapsed().as_secs_f64(),
             chosen: chosen.to_vec(),
             pruned: false,
-            trimmed,
         };
     loop {
         let Some(mut sol) = master.solve(deadline)? else {
-            return Ok(outcome(fixed, false, steps, added, &chosen, trimmed));
+            return Ok(outcome(fixed, false, steps, added, &chosen));
         };
         // The residual LP is optimal (for an exact pricing) once a round finds nothing.
         let mut settled = false;
         for _ in 0..settings.pricing_rounds {
             if deadline.expired() {
-                return Ok(outcome(fixed, false, steps, added, &chosen, trimmed));
+                return Ok(outcome(fixed, false, steps, added, &chosen));
             }
             let scored = pricing.price(&sol.duals, deadline)?.improving(
                 &sol.duals,
@@ -153,19 +149,19 @@ pub fn dive_with<P: Pricing>(
                 let col = master.len() - 1;
                 held.push(master.columns()[col].clone());
                 fixed.push(0);
-                trimmed |= trim(master, col, &mut held[col], &residual)?;
+                trim(master, col, &mut held[col], &residual)?;
                 added += 1;
             }
             match master.solve(deadline)? {
                 Some(s) => sol = s,
-                None => return Ok(outcome(fixed, false, steps, added, &chosen, trimmed)),
+                None => return Ok(outcome(fixed, false, steps, added, &chosen)),
             }
         }
         let y = &sol.primal;
         if let (Some(cut), true) = (guide.cutoff, settled) {
             let so_far: u64 = fixed.iter().sum();
             if so_far + crate::outcome::ceil_with_tolerance(sol.value) >= cut {
-                let mut out = outcome(fixed, false, steps, added, &chosen, trimmed);
+                let mut out = outcome(fixed, false, steps, added, &chosen);
                 out.pruned = true;
                 return Ok(out);
             }
@@ -174,10 +170,10 @@ pub fn dive_with<P: Pricing>(
             for (f, v) in fixed.iter_mut().zip(y) {
                 *f += v.round().max(0.0) as u64;
             }
-            return Ok(outcome(fixed, true, steps, added, &chosen, trimmed));
+            return Ok(outcome(fixed, true, steps, added, &chosen));
         }
         if deadline.expired() {
-            return Ok(outcome(fixed, false, steps, added, &chosen, trimmed));
+            return Ok(outcome(fixed, false, steps, added, &chosen));
         }
         steps += 1;
         // Fix every whole machine of the LP solution; none: round up the largest fraction.
@@ -197,7 +193,7 @@ pub fn dive_with<P: Pricing>(
                 .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
             else {
                 // Every candidate is tabu: this dive has nothing left to try.
-                return Ok(outcome(fixed, false, steps, added, &chosen, trimmed));
+                return Ok(outcome(fixed, false, steps, added, &chosen));
             };
             take.push((i, 1));
         }
@@ -211,7 +207,7 @@ pub fn dive_with<P: Pricing>(
             }
         }
         if residual.iter().all(|&r| r <= 0.0) {
-            return Ok(outcome(fixed, true, steps, added, &chosen, trimmed));
+            return Ok(outcome(fixed, true, steps, added, &chosen));
         }
         // Only the rows the fixed machines touch change.
         changed.sort_unstable();
@@ -220,7 +216,7 @@ pub fn dive_with<P: Pricing>(
             master.set_demand(r, residual[r])?;
         }
         for (col, h) in held.iter_mut().enumerate() {
-            trimmed |= trim(master, col, h, &residual)?;
+            trim(master, col, h, &residual)?;
         }
         pricing.dive(&residual);
     }
@@ -235,14 +231,12 @@ fn trim(
     col: usize,
     held: &mut super::Column,
     residual: &[f64],
-) -> Result<bool> {
-    let mut any = false;
+) -> Result<()> {
     for (r, a) in held.iter_mut() {
         if *a > residual[*r] && residual[*r] > 0.0 {
             *a = residual[*r];
             master.set_coefficient(*r, col, *a)?;
-            any = true;
         }
     }
-    Ok(any)
+    Ok(())
 }

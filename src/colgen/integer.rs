@@ -56,3 +56,38 @@ pub fn solve_integer_master(
         seconds: out.seconds,
     })
 }
+
+/// One column per bin: each column repeated by its count.
+pub fn repeat_by_counts(columns: &[Column], counts: &[u64]) -> Vec<Column> {
+    columns
+        .iter()
+        .zip(counts)
+        .flat_map(|(c, &k)| std::iter::repeat_n(c.clone(), k as usize))
+        .collect()
+}
+
+/// The integer master over `columns` for at most `seconds` of `deadline`, from `start` when
+/// given: the bins it found (one column per bin), a heuristic answer — optimal for these
+/// columns only.
+pub fn integer_bins(
+    columns: &[Column],
+    demands: &[f64],
+    start: Option<&[f64]>,
+    seconds: f64,
+    deadline: &Deadline,
+) -> Result<Option<Vec<Column>>> {
+    let out = solve_integer_master(
+        columns,
+        demands,
+        start,
+        &HighsSettings::default(),
+        &deadline.capped(seconds),
+    )?;
+    log::debug!(
+        "restricted integer master over {} columns: {:?}, {:.3}s",
+        columns.len(),
+        out.status,
+        out.seconds
+    );
+    Ok(out.counts.map(|counts| repeat_by_counts(columns, &counts)))
+}

@@ -10,7 +10,8 @@ mod sets;
 
 pub use plot::Series;
 pub use report::{
-    by, cell, k, max, mean, methods_of, render, to_series, write as write_report, Matrix, Plot,
+    by, cell, k, max, mean, median, methods_of, quantile, render, to_series, write as write_report,
+    Matrix, Plot,
 };
 pub use row::{read_rows, read_table, results_path, write_rows, Row};
 pub use runner::{merge, run, RunOptions, RunSummary};

@@ -11,6 +11,21 @@ pub fn mean(v: &[f64]) -> Option<f64> {
     (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
 }
 
+/// Quantile `q` of the values by nearest rank; NaN for no values.
+pub fn quantile(v: &[f64], q: f64) -> f64 {
+    let mut v = v.to_vec();
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    v[((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1]
+}
+
+/// The median by nearest rank (the lower middle for an even count); NaN for no values.
+pub fn median(v: &[f64]) -> f64 {
+    quantile(v, 0.5)
+}
+
 /// The largest value, `None` for no values.
 pub fn max(v: &[f64]) -> Option<f64> {
     v.iter()
@@ -131,4 +146,15 @@ pub fn to_series(matrix: &Matrix) -> Vec<Series> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn quantiles_use_nearest_rank() {
+        let v = [4.0, 1.0, 3.0, 2.0];
+        assert_eq!(super::quantile(&v, 0.5), 2.0);
+        assert_eq!(super::quantile(&v, 0.95), 4.0);
+        assert!(super::quantile(&[], 0.5).is_nan());
+    }
 }

@@ -8,6 +8,7 @@ use super::instance::Instance;
 use super::plot::{lines, to_error};
 use super::rebalance::{solve, Method, Settings, Solution};
 use crate::error::Result;
+use crate::experiment::{median, quantile};
 use crate::outcome::Status;
 use crate::problem::StudyArgs;
 use rayon::prelude::*;
@@ -121,20 +122,6 @@ pub fn rebalance_study(args: &StudyArgs) -> Result<String> {
     let seconds = began.elapsed().as_secs_f64();
     write_plot(&args.out, &runs)?;
     Ok(report(args.seed, count, &settings, &runs, seconds))
-}
-
-/// Sorted copy's quantile `q` (nearest rank); NaN when empty.
-fn quantile(v: &[f64], q: f64) -> f64 {
-    let mut v = v.to_vec();
-    if v.is_empty() {
-        return f64::NAN;
-    }
-    v.sort_by(f64::total_cmp);
-    v[((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1]
-}
-
-fn median(v: &[f64]) -> f64 {
-    quantile(v, 0.5)
 }
 
 fn mean(v: &[f64]) -> f64 {
@@ -324,13 +311,5 @@ mod tests {
         }
         let md = report(11, 5, &settings, &runs, 0.0);
         assert!(md.contains("| 8 | 0 |"), "{md}");
-    }
-
-    #[test]
-    fn quantiles_use_nearest_rank() {
-        let v = [4.0, 1.0, 3.0, 2.0];
-        assert_eq!(quantile(&v, 0.5), 2.0);
-        assert_eq!(quantile(&v, 0.95), 4.0);
-        assert!(quantile(&[], 0.5).is_nan());
     }
 }

@@ -27,6 +27,14 @@ impl Deadline {
             .map(|e| e.saturating_duration_since(Instant::now()).as_secs_f64())
     }
 
+    /// Seconds left as a finite solver option (Clarabel's `time_limit`): unlimited is 10⁶ s,
+    /// and never less than 1 ms.
+    pub fn solver_seconds(&self) -> f64 {
+        self.remaining_secs()
+            .unwrap_or(f64::INFINITY)
+            .clamp(1e-3, 1e6)
+    }
+
     /// The instant it falls on, `None` when unlimited.
     pub fn end_instant(&self) -> Option<Instant> {
         self.end

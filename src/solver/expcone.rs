@@ -115,10 +115,7 @@ pub fn maximise_log_sum(
     }
     let mut cones = vec![SupportedConeT::NonnegativeConeT(linear)];
     cones.extend(logs.iter().map(|_| SupportedConeT::ExponentialConeT()));
-    let time_limit = deadline
-        .remaining_secs()
-        .unwrap_or(f64::INFINITY)
-        .clamp(1e-3, 1e6);
+    let time_limit = deadline.solver_seconds();
     let settings = DefaultSettingsBuilder::default()
         .verbose(false)
         .time_limit(time_limit)

@@ -71,10 +71,7 @@ impl BoxSocp {
             SupportedConeT::NonnegativeConeT(2 * n),
             SupportedConeT::SecondOrderConeT(3),
         ];
-        let time_limit = deadline
-            .remaining_secs()
-            .unwrap_or(f64::INFINITY)
-            .clamp(1e-3, 1e6);
+        let time_limit = deadline.solver_seconds();
         let settings = DefaultSettingsBuilder::default()
             .verbose(false)
             .presolve_enable(false)
