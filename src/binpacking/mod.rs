@@ -1,4 +1,4 @@
-//! One-dimensional bin packing (issue 22): BPPLIB instances solved to proven optimality by
+//! Bin and vector packing (issue 22): BPPLIB, `.vbp` and JSON instances solved to proven optimality by
 //! branch-and-price on [`crate::colgen`] (Ryan–Foster branching, an exact knapsack pricing that
 //! honours it), with first- and best-fit decreasing as baselines and the root column
 //! generation alone as a bound. Model and choices: `models/packing.md`.

@@ -104,7 +104,7 @@ const G: Target = Target::Spec;
 impl Problem for BinPacking {
     const NAME: &'static str = super::NAME;
     const TITLE: &'static str =
-        "One-dimensional bin packing (BPPLIB): branch-and-price to proven optimality";
+        "Bin and vector packing (BPPLIB, .vbp, JSON): branch-and-price to proven optimality";
     const SENSE: Sense = Sense::Minimize;
     type Instance = Instance;
     type Solution = Solution;
