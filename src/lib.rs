@@ -37,6 +37,7 @@ mod outcome;
 pub mod pcec;
 pub mod periodic;
 pub mod problem;
+pub mod socbp;
 pub mod solver;
 pub mod vcsched;
 

@@ -7,7 +7,7 @@
 //! that do not conflict with those taken — each drops the other rows, so each is valid;
 //! identical items are left in order, so copies of a `.vbp` item type are not permuted).
 
-use crate::colgen::{together_groups, BranchPricing, Column, Priced, Pricing};
+use crate::colgen::{BranchPricing, Column, Decisions, Priced, Pricing};
 use crate::error::Result;
 use crate::solver::Deadline;
 use serde::{Deserialize, Serialize};
@@ -48,12 +48,8 @@ pub struct BinKnapsack {
     weights: Vec<Vec<u64>>,
     capacity: Vec<u64>,
     settings: PricingSettings,
-    /// Members of each group (a group is an item or a together-set).
-    groups: Vec<Vec<usize>>,
-    /// Per group, the groups it may not share a bin with.
-    conflicts: Vec<Vec<usize>>,
-    /// Groups that hold both items of an apart pair: no bin may take them.
-    forbidden: Vec<bool>,
+    /// The groups and conflicts of the current decisions.
+    decisions: Decisions,
     /// In a dive: the quick search only.
     diving: bool,
 }
@@ -64,10 +60,8 @@ impl BinKnapsack {
         let mut k = BinKnapsack {
             weights: weights.to_vec(),
             capacity: capacity.to_vec(),
+            decisions: Decisions::new(weights.len(), &[], &[]),
             settings,
-            groups: Vec::new(),
-            conflicts: Vec::new(),
-            forbidden: Vec::new(),
             diving: false,
         };
         k.restrict(&[], &[]);
@@ -91,6 +85,7 @@ impl BinKnapsack {
         // Candidate groups: positive value, fitting alone.
         let dims = self.capacity.len();
         let mut cand: Vec<(usize, Vec<u64>, f64)> = self
+            .decisions
             .groups
             .iter()
             .enumerate()
@@ -102,7 +97,9 @@ impl BinKnapsack {
                 (g, w, v)
             })
             .filter(|(g, w, v)| {
-                *v > 0.0 && w.iter().zip(&self.capacity).all(|(x, c)| x <= c) && !self.forbidden[*g]
+                *v > 0.0
+                    && w.iter().zip(&self.capacity).all(|(x, c)| x <= c)
+                    && !self.decisions.forbidden[*g]
             })
             .collect();
         let size = |w: &[u64]| -> f64 {
@@ -119,7 +116,9 @@ impl BinKnapsack {
                 .then(a.0.cmp(&b.0))
         });
         let n = cand.len();
-        let conflicted = cand.iter().any(|c| !self.conflicts[c.0].is_empty());
+        let conflicted = cand
+            .iter()
+            .any(|c| !self.decisions.conflicts[c.0].is_empty());
         if dims == 1
             && !conflicted
             && (n as u64).saturating_mul(self.capacity[0] + 1) <= self.settings.dp_cells
@@ -131,7 +130,7 @@ impl BinKnapsack {
         let conflicts: Vec<Vec<usize>> = cand
             .iter()
             .map(|c| {
-                self.conflicts[c.0]
+                self.decisions.conflicts[c.0]
                     .iter()
                     .filter_map(|g| index.get(g).copied())
                     .collect()
@@ -222,7 +221,7 @@ impl BinKnapsack {
             .map(|(v, ks)| {
                 let mut items: Vec<usize> = ks
                     .iter()
-                    .flat_map(|&k| self.groups[cand[k].0].iter().copied())
+                    .flat_map(|&k| self.decisions.groups[cand[k].0].iter().copied())
                     .collect();
                 items.sort_unstable();
                 (v, items)
@@ -267,7 +266,7 @@ impl BinKnapsack {
             let (mut w, mut items) = (c, Vec::new());
             for k in (0..n).rev() {
                 if took[k * words + w / 64] >> (w % 64) & 1 == 1 {
-                    items.extend(self.groups[cand[k].0].iter().copied());
+                    items.extend(self.decisions.groups[cand[k].0].iter().copied());
                     w -= cand[k].1[0] as usize;
                 }
             }
@@ -455,29 +454,6 @@ impl Pricing for BinKnapsack {
 
 impl BranchPricing for BinKnapsack {
     fn restrict(&mut self, together: &[(usize, usize)], apart: &[(usize, usize)]) {
-        let n = self.weights.len();
-        let rep = together_groups(n, together);
-        let mut group_of = vec![usize::MAX; n];
-        self.groups.clear();
-        for i in 0..n {
-            let r = rep[i];
-            if group_of[r] == usize::MAX {
-                group_of[r] = self.groups.len();
-                self.groups.push(Vec::new());
-            }
-            group_of[i] = group_of[r];
-            self.groups[group_of[i]].push(i);
-        }
-        self.conflicts = vec![Vec::new(); self.groups.len()];
-        self.forbidden = vec![false; self.groups.len()];
-        for &(i, j) in apart {
-            let (a, b) = (group_of[i], group_of[j]);
-            if a == b {
-                self.forbidden[a] = true;
-            } else {
-                self.conflicts[a].push(b);
-                self.conflicts[b].push(a);
-            }
-        }
+        self.decisions = Decisions::new(self.weights.len(), together, apart);
     }
 }

@@ -3,7 +3,7 @@
 use super::aggregate::{self, Types};
 use super::instance::Instance;
 use super::pricing::{BinKnapsack, PricingSettings};
-use crate::colgen::{branch_and_price, BpEnd, BpSettings, Column};
+use crate::colgen::{branch_and_price, partition, BpEnd, BpSettings, Column};
 use crate::error::Result;
 use crate::problem::{Certificate, Sense};
 use crate::solver::Deadline;
@@ -131,24 +131,6 @@ fn fit_decreasing(inst: &Instance, best: bool) -> Vec<Vec<usize>> {
     bins.into_iter().map(|b| b.1).collect()
 }
 
-/// Makes every item appear in exactly one bin (a covering may hold an item twice) and drops
-/// empty bins.
-fn to_partition(n: usize, cols: &[Column]) -> Vec<Vec<usize>> {
-    let mut placed = vec![false; n];
-    let mut bins = Vec::new();
-    for c in cols {
-        let bin: Vec<usize> = c
-            .iter()
-            .map(|&(r, _)| r)
-            .filter(|&r| !std::mem::replace(&mut placed[r], true))
-            .collect();
-        if !bin.is_empty() {
-            bins.push(bin);
-        }
-    }
-    bins
-}
-
 /// Runs `method` on `inst` within `deadline`.
 pub fn solve(
     inst: &Instance,
@@ -214,9 +196,12 @@ pub fn solve(
                     "search_complete".into(),
                     f64::from(u8::from(out.end == BpEnd::Optimal)),
                 );
-                to_partition(inst.len(), &out.incumbent)
+                partition(inst.len(), &out.incumbent)
             };
-            stats.insert("root_lp".into(), root_lp);
+            // JSON has no NaN: no root LP when none was solved.
+            if root_lp.is_finite() {
+                stats.insert("root_lp".into(), root_lp);
+            }
             stats.insert("columns".into(), columns as f64);
             stats.insert("aggregated".into(), f64::from(u8::from(aggregated)));
             let bound = (lower as f64).min(bins.len() as f64);

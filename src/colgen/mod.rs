@@ -4,6 +4,7 @@
 //! diving heuristic ([`dive`]) and the integer finish ([`solve_integer_master`]). Nothing here knows what a column means.
 
 mod bp;
+mod decisions;
 mod dive;
 mod engine;
 mod integer;
@@ -13,6 +14,7 @@ pub use crate::solver::{Column, CoveringSolution as MasterSolution};
 pub use bp::{
     branch_and_price, root_dives, together_groups, BpEnd, BpOutcome, BpSettings, BranchPricing,
 };
+pub use decisions::{partition, Decisions};
 pub use dive::{dive, dive_with, DiveGuide, DiveOutcome, DiveSettings};
 pub use engine::{run, CgOutcome, CgSettings, Iteration, Termination};
 pub use integer::{integer_bins, repeat_by_counts, solve_integer_master, IntegerOutcome};

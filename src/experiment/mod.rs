@@ -2,12 +2,14 @@
 //! batch systems, and reports. Knows no problem: the [`crate::problem::registry`] gives each
 //! sweep's instances, runs the methods (each answer verified) and writes the report.
 
+mod benchmark;
 mod plot;
 mod report;
 mod row;
 mod runner;
 mod sets;
 
+pub use benchmark::{read_optima, set_folders, sweep as benchmark_sweep, BenchRun, Known};
 pub use plot::Series;
 pub use report::{
     by, cell, k, max, mean, median, methods_of, quantile, render, to_series, write as write_report,

@@ -19,6 +19,7 @@ static REGISTRY: &[&dyn Entry] = &[
     &Registered::<crate::pcec::Pcec>(PhantomData),
     &Registered::<crate::market::Rebalance>(PhantomData),
     &Registered::<crate::binpacking::BinPacking>(PhantomData),
+    &Registered::<crate::socbp::SocPacking>(PhantomData),
 ];
 
 /// Every registered problem.

@@ -1,0 +1,236 @@
+//! Published benchmark sets with known optima (a folder with `optima.tsv`: `instance`,
+//! `optimum` or `NA`, optionally `lp_bound`, `best_lb`, `best_ub`): every instance through one
+//! exact run, and a table of proven counts, times and the checks against the published values.
+//! Knows no problem: the family passes the run of one instance.
+
+use crate::error::{InputError, Location, Result};
+use crate::problem::StudyArgs;
+use rayon::prelude::*;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+/// One row of `optima.tsv`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Known {
+    /// The instance file, relative to the set's folder.
+    pub file: String,
+    /// The proven optimum, when published.
+    pub optimum: Option<u64>,
+    /// The root LP bound (Brandão's `lp_bound`), when given.
+    pub lp_bound: Option<f64>,
+    /// The best published lower bound (the optimum when proven).
+    pub best_lb: Option<u64>,
+    /// The best published packing (the optimum when proven).
+    pub best_ub: Option<u64>,
+}
+
+/// Reads `dir/optima.tsv` (columns by header name; `instance` first).
+pub fn read_optima(dir: &Path) -> Result<Vec<Known>> {
+    let path = dir.join("optima.tsv");
+    let text = crate::input::read_text(&path)?;
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name);
+    let (opt, lp, lb, ub) = (
+        col("optimum"),
+        col("lp_bound"),
+        col("best_lb"),
+        col("best_ub"),
+    );
+    Ok(lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let get = |c: Option<usize>| c.and_then(|c| f.get(c)).map(|v| v.trim());
+            let optimum: Option<u64> = get(opt).and_then(|v| v.parse().ok());
+            Known {
+                file: f[0].to_string(),
+                optimum,
+                lp_bound: get(lp).and_then(|v| v.parse().ok()),
+                best_lb: get(lb).and_then(|v| v.parse().ok()).or(optimum),
+                best_ub: get(ub).and_then(|v| v.parse().ok()).or(optimum),
+            }
+        })
+        .collect())
+}
+
+/// The set folders at `input`: itself when it holds an `optima.tsv`, otherwise its
+/// subfolders that do, sorted.
+pub fn set_folders(input: &Path) -> Vec<PathBuf> {
+    if input.join("optima.tsv").exists() {
+        return vec![input.to_path_buf()];
+    }
+    let mut out: Vec<PathBuf> = std::fs::read_dir(input)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.join("optima.tsv").exists())
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+/// One instance's exact run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BenchRun {
+    /// Bins of the packing found.
+    pub bins: u64,
+    /// The proven lower bound.
+    pub bound: u64,
+    /// Seconds.
+    pub seconds: f64,
+    /// The root LP value (NaN when unknown).
+    pub root_lp: f64,
+    /// Search nodes.
+    pub nodes: f64,
+    /// Violations `verify` found in the answer.
+    pub violations: usize,
+}
+
+impl BenchRun {
+    /// Disagreements with the published values: a packing below a proven optimum or the best
+    /// lower bound, a bound above the optimum or the best packing.
+    fn contradictions(&self, k: &Known) -> usize {
+        usize::from(k.best_lb.is_some_and(|o| self.bins < o))
+            + usize::from(k.best_ub.is_some_and(|o| self.bound > o))
+    }
+}
+
+/// Runs `run` on every instance of every set at `args.input` (or `default_input`), the
+/// instances of a set in parallel, and returns the report: `title`, then per set the
+/// instances, proven, at the optimum, better than the best published packing, median and
+/// max seconds, mean nodes, the largest |root LP − lp_bound| where given, and the total of
+/// violations and contradictions.
+pub fn sweep(
+    args: &StudyArgs,
+    default_input: &str,
+    title: &str,
+    run: impl Fn(&Path) -> Result<BenchRun> + Sync,
+) -> Result<String> {
+    let input = args
+        .input
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(default_input));
+    let sets = set_folders(&input);
+    if sets.is_empty() {
+        return Err(InputError::new(
+            &input,
+            Location::File,
+            "",
+            "no folder with an optima.tsv here",
+        )
+        .into());
+    }
+    let mut md = format!(
+        "{title}\n\nOne thread per instance, {} in parallel; `proven` = our bound meets our \
+         packing, `= opt` = our packing has the published optimum, `< best` = fewer bins than the \
+         best published packing of an open instance. Root LP: ours against the set's `lp_bound` \
+         where given.\n\n\
+         | set | instances | proven | = opt | < best | median s | max s | mean nodes | max \\|root LP − lp_bound\\| |\n|---|---|---|---|---|---|---|---|---|\n",
+        rayon::current_num_threads()
+    );
+    let mut bad = 0;
+    let mut tsv = String::from(
+        "set\tinstance\tbins\tbound\tseconds\tnodes\toptimum\tbest_lb\tbest_ub\n",
+    );
+    for dir in sets {
+        let mut known = read_optima(&dir)?;
+        if let Some(n) = args.count {
+            known.truncate(n);
+        }
+        let runs: Vec<(BenchRun, &Known)> = known
+            .par_iter()
+            .map(|k| Ok((run(&dir.join(&k.file))?, k)))
+            .collect::<Result<_>>()?;
+        let secs: Vec<f64> = runs.iter().map(|r| r.0.seconds).collect();
+        let proven = runs.iter().filter(|r| r.0.bound >= r.0.bins).count();
+        let at_opt = runs
+            .iter()
+            .filter(|r| r.1.optimum == Some(r.0.bins))
+            .count();
+        let better = runs
+            .iter()
+            .filter(|r| r.1.optimum.is_none() && r.1.best_ub.is_some_and(|u| r.0.bins < u))
+            .count();
+        let lp_diff = runs
+            .iter()
+            .filter_map(|r| r.1.lp_bound.map(|b| (r.0.root_lp - b).abs()))
+            .fold(0.0, f64::max);
+        let nodes = runs.iter().map(|r| r.0.nodes).sum::<f64>() / runs.len().max(1) as f64;
+        bad += runs
+            .iter()
+            .map(|r| r.0.violations + r.0.contradictions(r.1))
+            .sum::<usize>();
+        let name = dir
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let na = |v: Option<u64>| v.map_or_else(|| "NA".to_string(), |x| x.to_string());
+        for (r, k) in &runs {
+            let _ = writeln!(
+                tsv,
+                "{name}\t{}\t{}\t{}\t{:.3}\t{}\t{}\t{}\t{}",
+                k.file,
+                r.bins,
+                r.bound,
+                r.seconds,
+                r.nodes,
+                na(k.optimum),
+                na(k.best_lb),
+                na(k.best_ub)
+            );
+        }
+        let _ = writeln!(
+            md,
+            "| {name} | {} | {proven} | {at_opt} | {better} | {:.2} | {:.2} | {nodes:.1} | {lp_diff:.3} |",
+            runs.len(),
+            super::median(&secs),
+            secs.iter().copied().fold(0.0, f64::max),
+        );
+    }
+    let path = args.out.join("instances.tsv");
+    std::fs::create_dir_all(&args.out)
+        .and_then(|()| std::fs::write(&path, tsv))
+        .map_err(|source| crate::Error::Io { path, source })?;
+    let _ = writeln!(
+        md,
+        "\nPer instance: `instances.tsv`. Every packing through `verify`; no packing below a published lower bound, no bound \
+         above a published packing: {bad} violations."
+    );
+    Ok(md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn optima_columns_by_header_and_na_rows() {
+        let dir = std::env::temp_dir().join(format!("vcalloc-optima-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("optima.tsv"),
+            "instance\toptimum\tsource\tstatus\tbest_lb\tbest_ub\na.cbp\t8\tx\toptimal\t8\t8\nb.cbp\tNA\tx\topen\t7\t8\n",
+        )
+        .unwrap();
+        let k = read_optima(&dir).unwrap();
+        assert_eq!(k[0].optimum, Some(8));
+        assert_eq!(
+            (k[1].optimum, k[1].best_lb, k[1].best_ub),
+            (None, Some(7), Some(8))
+        );
+        let run = BenchRun {
+            bins: 7,
+            bound: 7,
+            seconds: 0.0,
+            root_lp: f64::NAN,
+            nodes: 0.0,
+            violations: 0,
+        };
+        assert_eq!(run.contradictions(&k[1]), 0);
+        assert_eq!(run.contradictions(&k[0]), 1);
+        assert_eq!(set_folders(&dir), vec![dir.clone()]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

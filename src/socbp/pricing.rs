@@ -1,0 +1,506 @@
+//! The pricing of SOC-capacity bin packing under Ryan–Foster decisions: the most valuable bin
+//! `max Σ π_g` over together-groups `g` (their `a` and `b` summed) with no apart pair inside and
+//! `Σa + D√Σb ≤ c` — a 0-1 knapsack with a concave capacity curve, solved exactly by
+//! depth-first branch-and-bound.
+//!
+//! The bound at a node (taken sums `A`, `B`; items left `R`) is a valid linear relaxation of
+//! the conic row, piece by piece: the bin's final `S = B + b(R)` lies in one interval
+//! `[S_k, S_{k+1}]` of a fixed grid over `[0, (c/D)²]`, where the concave `√S` is above its
+//! chord `√S_k + σ_k (S − S_k)`; so in that piece `a(R) + Dσ_k·b(R) ≤ c − A − D(√S_k +
+//! σ_k(B − S_k))`, a linear knapsack whose Dantzig (fractional) value bounds the completions
+//! ending in the piece, and the node's bound is the largest over the pieces `R` can reach.
+//! The candidates are sorted once per call per piece, so a node costs one pass per piece.
+//! (`models/packing.md` §6.)
+
+use super::instance::{Instance, TOL};
+use super::lagrange::Lagrange;
+use crate::colgen::{BranchPricing, Column, Decisions, Priced, Pricing};
+use crate::error::Result;
+use crate::solver::Deadline;
+use serde::{Deserialize, Serialize};
+
+/// Pricing settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PricingSettings {
+    /// Search nodes of one call at most (then the answer proves nothing).
+    pub node_limit: u64,
+    /// Nodes of the quick search tried first: when it finds an improving bin the exact
+    /// search is skipped (that iteration then proves no bound).
+    pub quick_nodes: u64,
+    /// Improving columns returned per call at most (the best found).
+    pub max_columns: usize,
+    /// A column must be worth more than `1 + improvement_tol`.
+    pub improvement_tol: f64,
+    /// Pieces of the bound's chord relaxation (besides `[0, b_min]`).
+    pub slopes: usize,
+    /// Cells of the Lagrangian bound's tables (`lagrange.rs`; 0: no such bound), used by the
+    /// exact search.
+    pub lagrange_cells: usize,
+    /// Points of the geometric grid of multipliers it chooses from.
+    pub lagrange_multipliers: usize,
+    /// Once the exact search holds an improving bin, it stops this many nodes later (the
+    /// call then proves nothing, and column generation goes on with the bins found).
+    pub after_improving: u64,
+}
+
+impl Default for PricingSettings {
+    fn default() -> Self {
+        PricingSettings {
+            node_limit: 20_000_000,
+            quick_nodes: 20_000,
+            max_columns: 10,
+            improvement_tol: 1e-9,
+            slopes: 12,
+            lagrange_cells: 4_000,
+            lagrange_multipliers: 12,
+            after_improving: 50_000,
+        }
+    }
+}
+
+/// The oracle: the instance and the current decisions.
+pub struct SocKnapsack {
+    inst: Instance,
+    settings: PricingSettings,
+    decisions: Decisions,
+    /// In a dive: the quick search only.
+    diving: bool,
+    /// The value whose proof already closes the caller's bound ([`Pricing::aim`]): the
+    /// search prunes at it.
+    aim: f64,
+}
+
+/// A candidate group: its index, `Σa`, `Σb`, value.
+#[derive(Debug, Clone, Copy)]
+struct Cand {
+    group: usize,
+    a: f64,
+    b: f64,
+    v: f64,
+}
+
+impl SocKnapsack {
+    /// The oracle with no decisions.
+    pub fn new(inst: &Instance, settings: PricingSettings) -> SocKnapsack {
+        SocKnapsack {
+            decisions: Decisions::new(inst.len(), &[], &[]),
+            inst: inst.clone(),
+            settings,
+            diving: false,
+            aim: 0.0,
+        }
+    }
+
+    /// The most valuable bins at `values` (per item), best first, whether the search completed
+    /// (then the first is the exact optimum), and the nodes spent.
+    pub fn search(&self, values: &[f64]) -> (Vec<(f64, Vec<usize>)>, bool, u64) {
+        self.search_within(values, self.settings.node_limit, true, &Deadline::none())
+    }
+
+    /// The search with at most `limit` nodes, with the Lagrangian bound when `exact`.
+    fn search_within(
+        &self,
+        values: &[f64],
+        limit: u64,
+        exact: bool,
+        deadline: &Deadline,
+    ) -> (Vec<(f64, Vec<usize>)>, bool, u64) {
+        let inst = &self.inst;
+        let dec = &self.decisions;
+        let mut cand: Vec<Cand> = dec
+            .groups
+            .iter()
+            .enumerate()
+            .filter(|(g, _)| !dec.forbidden[*g])
+            .map(|(group, m)| {
+                let (a, b) = inst.sums(m);
+                let v = m.iter().map(|&i| values[i].max(0.0)).sum();
+                Cand { group, a, b, v }
+            })
+            .filter(|c| c.v > 0.0 && inst.fits(c.a, c.b))
+            .collect();
+        cand.sort_by(|x, y| {
+            (y.v / inst.load(y.a, y.b).max(1e-300))
+                .total_cmp(&(x.v / inst.load(x.a, x.b).max(1e-300)))
+                .then(x.a.total_cmp(&y.a))
+                .then(x.b.total_cmp(&y.b))
+                .then(x.group.cmp(&y.group))
+        });
+        let n = cand.len();
+        let index: std::collections::HashMap<usize, usize> =
+            cand.iter().enumerate().map(|(k, c)| (c.group, k)).collect();
+        let conflicts: Vec<Vec<usize>> = cand
+            .iter()
+            .map(|c| {
+                dec.conflicts[c.group]
+                    .iter()
+                    .filter_map(|g| index.get(g).copied())
+                    .collect()
+            })
+            .collect();
+        let twin: Vec<bool> = (0..n)
+            .map(|k| {
+                k > 0
+                    && cand[k].a == cand[k - 1].a
+                    && cand[k].b == cand[k - 1].b
+                    && cand[k].v == cand[k - 1].v
+                    && conflicts[k].is_empty()
+                    && conflicts[k - 1].is_empty()
+            })
+            .collect();
+        let grid = pieces(inst, &cand, self.settings.slopes);
+        let orders: Vec<Vec<usize>> = grid
+            .iter()
+            .map(|p| {
+                let w = |c: &Cand| c.a + inst.d * p.slope * c.b;
+                let mut o: Vec<usize> = (0..n).collect();
+                o.sort_by(|&x, &y| {
+                    ratio(cand[y].v, w(&cand[y]))
+                        .total_cmp(&ratio(cand[x].v, w(&cand[x])))
+                        .then(x.cmp(&y))
+                });
+                o
+            })
+            .collect();
+        let lag = (exact && self.settings.lagrange_cells > 0).then(|| {
+            let terms: Vec<(f64, f64, f64)> = cand.iter().map(|c| (c.a, c.b, c.v)).collect();
+            Lagrange::new(
+                inst.capacity,
+                inst.d,
+                &terms,
+                self.settings.lagrange_cells,
+                self.settings.lagrange_multipliers,
+            )
+        });
+        if let Some(l) = &lag {
+            log::debug!(
+                "socbp pricing: aim {:.6}, lagrangian root bound {:.6} with λ {:?}",
+                self.aim,
+                l.bound(0, 0.0, 0.0, f64::INFINITY),
+                l.lambdas
+            );
+        }
+        let mut s = Search {
+            lag: lag.as_ref(),
+            inst,
+            cand: &cand,
+            conflicts: &conflicts,
+            twin: &twin,
+            grid: &grid,
+            orders: &orders,
+            blocked: vec![0; n],
+            taken: Vec::new(),
+            best: Vec::new(),
+            keep: self.settings.max_columns.max(1),
+            floor: 1.0 + self.settings.improvement_tol,
+            aim: self.aim,
+            after_improving: self.settings.after_improving,
+            improving_at: None,
+            nodes: 0,
+            limit,
+            deadline,
+        };
+        s.greedy();
+        let complete = s.dfs(0, 0.0, 0.0, 0.0);
+        let nodes = s.nodes;
+        let mut out: Vec<(f64, Vec<usize>)> = s
+            .best
+            .into_iter()
+            .map(|(v, ks)| {
+                let mut items: Vec<usize> = ks
+                    .iter()
+                    .flat_map(|&k| dec.groups[cand[k].group].iter().copied())
+                    .collect();
+                items.sort_unstable();
+                (v, items)
+            })
+            .collect();
+        out.sort_by(|a, b| b.0.total_cmp(&a.0));
+        (out, complete, nodes)
+    }
+}
+
+/// `v / w`, infinite for a weightless candidate of positive value.
+fn ratio(v: f64, w: f64) -> f64 {
+    if w > 0.0 {
+        v / w
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// The pieces `[S_k, S_{k+1}]` of the chord relaxation: `0`, then `count` geometric steps from
+/// the least positive `b` among the candidates (at least `B_cap/4096`) to
+/// `B_cap = (c/D)²`, the most `Σb` a bin holds. Without a root term: one piece of slope 0.
+fn pieces(inst: &Instance, cand: &[Cand], count: usize) -> Vec<Piece> {
+    let b_min = cand
+        .iter()
+        .map(|c| c.b)
+        .filter(|&b| b > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    let flat = vec![Piece {
+        lo: 0.0,
+        hi: f64::INFINITY,
+        slope: 0.0,
+    }];
+    if inst.d <= 0.0 || !b_min.is_finite() {
+        return flat;
+    }
+    let b_cap = (inst.capacity * (1.0 + TOL) / inst.d).powi(2);
+    let first = b_min.max(b_cap / 4096.0).min(b_cap);
+    let mut ends = vec![0.0, first];
+    let steps = count.max(1);
+    let ratio = (b_cap / first).powf(1.0 / steps as f64);
+    for k in 1..=steps {
+        ends.push(if k == steps {
+            b_cap
+        } else {
+            first * ratio.powi(k as i32)
+        });
+    }
+    ends.dedup_by(|x, y| *x <= *y);
+    let mut out: Vec<Piece> = ends
+        .windows(2)
+        .map(|w| Piece {
+            lo: w[0],
+            hi: w[1],
+            slope: (w[1].sqrt() - w[0].sqrt()) / (w[1] - w[0]),
+        })
+        .collect();
+    // Beyond B_cap no bin goes; the last piece is open-ended for round-off.
+    if let Some(last) = out.last_mut() {
+        last.hi = f64::INFINITY;
+    }
+    out
+}
+
+/// A piece of the chord relaxation: `√S ≥ √lo + slope·(S − lo)` on `[lo, hi]`.
+#[derive(Debug, Clone, Copy)]
+struct Piece {
+    lo: f64,
+    hi: f64,
+    slope: f64,
+}
+
+/// The depth-first search.
+struct Search<'a> {
+    inst: &'a Instance,
+    cand: &'a [Cand],
+    conflicts: &'a [Vec<usize>],
+    /// `twin[k]`: candidate `k` is a conflict-free copy of `k − 1`.
+    twin: &'a [bool],
+    /// The pieces, and per piece the candidates by value per unit of linearised weight.
+    grid: &'a [Piece],
+    orders: &'a [Vec<usize>],
+    /// The Lagrangian bound's tables over the candidates in order, when used.
+    lag: Option<&'a Lagrange>,
+    blocked: Vec<u32>,
+    taken: Vec<usize>,
+    best: Vec<(f64, Vec<usize>)>,
+    keep: usize,
+    floor: f64,
+    /// Prune at this value even without a bin worth it.
+    aim: f64,
+    /// Nodes allowed once an improving bin is held, and the node count when one first was.
+    after_improving: u64,
+    improving_at: Option<u64>,
+    nodes: u64,
+    limit: u64,
+    deadline: &'a Deadline,
+}
+
+impl Search<'_> {
+    fn top(&self) -> f64 {
+        self.best.iter().map(|b| b.0).fold(0.0, f64::max)
+    }
+
+    /// Records a bin: always the best so far, and improving ones up to `keep`.
+    fn offer(&mut self, value: f64, ks: &[usize]) {
+        if value > self.top() || value > self.floor {
+            self.best.push((value, ks.to_vec()));
+            self.best.sort_by(|a, b| b.0.total_cmp(&a.0));
+            self.best.truncate(self.keep);
+        }
+    }
+
+    /// Greedy in the candidates' order: a first incumbent.
+    fn greedy(&mut self) {
+        let (mut a, mut b, mut v) = (0.0, 0.0, 0.0);
+        let mut blocked = vec![false; self.cand.len()];
+        let mut ks = Vec::new();
+        for (k, c) in self.cand.iter().enumerate() {
+            if !blocked[k] && self.inst.fits(a + c.a, b + c.b) {
+                (a, b, v) = (a + c.a, b + c.b, v + c.v);
+                ks.push(k);
+                for &x in &self.conflicts[k] {
+                    blocked[x] = true;
+                }
+            }
+        }
+        self.offer(v, &ks);
+    }
+
+    /// Whether candidate `c` is still available at `k` with sums `(a, b)`.
+    fn open(&self, c: usize, k: usize, a: f64, b: f64) -> bool {
+        c >= k && self.blocked[c] == 0 && self.inst.fits(a + self.cand[c].a, b + self.cand[c].b)
+    }
+
+    /// The piecewise-chord Dantzig bound on what candidates `k..` can add to sums `(a, b)`:
+    /// the largest over the pieces the bin can end in (stopping early once above `cut`).
+    fn bound(&self, k: usize, a: f64, b: f64, cut: f64) -> f64 {
+        let inst = self.inst;
+        let cap = inst.capacity * (1.0 + TOL);
+        let mut total_b = 0.0;
+        let mut any = false;
+        for c in k..self.cand.len() {
+            if self.open(c, k, a, b) {
+                total_b += self.cand[c].b;
+                any = true;
+            }
+        }
+        if !any {
+            return 0.0;
+        }
+        // The bin's final Σb is in [b, b + t].
+        let mut t = total_b;
+        if inst.d > 0.0 {
+            t = t.min(((cap - a) / inst.d).powi(2) - b);
+        }
+        let top = b + t.max(0.0);
+        let mut best = 0.0f64;
+        for (p, order) in self.grid.iter().zip(self.orders) {
+            if p.hi < b || p.lo > top {
+                continue;
+            }
+            let line = p.lo.sqrt() + p.slope * (b - p.lo);
+            let mut room = cap - a - inst.d * line + 1e-9 * inst.capacity;
+            if room < 0.0 {
+                continue;
+            }
+            let mut v = 0.0;
+            for &c in order {
+                if !self.open(c, k, a, b) {
+                    continue;
+                }
+                let x = &self.cand[c];
+                let w = x.a + inst.d * p.slope * x.b;
+                if w <= room {
+                    room -= w;
+                    v += x.v;
+                } else {
+                    v += x.v * room / w;
+                    break;
+                }
+            }
+            best = best.max(v);
+            if best > cut {
+                break;
+            }
+        }
+        best
+    }
+
+    /// Explores candidates from `k` on with sums `(a, b)` and `value`; `false` when a limit
+    /// stopped it.
+    fn dfs(&mut self, k: usize, a: f64, b: f64, value: f64) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.limit || (self.nodes.is_multiple_of(4096) && self.deadline.expired()) {
+            return false;
+        }
+        if self.improving_at.is_none() && self.top() > self.floor {
+            self.improving_at = Some(self.nodes);
+        }
+        if self
+            .improving_at
+            .is_some_and(|at| self.nodes - at > self.after_improving)
+        {
+            return false;
+        }
+        let cut = self.top().max(self.aim) + 1e-12 - value;
+        if self.bound(k, a, b, cut) <= cut || self.lag.is_some_and(|l| l.bound(k, a, b, cut) <= cut)
+        {
+            return true;
+        }
+        let Some(next) = (k..self.cand.len()).find(|&c| self.open(c, k, a, b)) else {
+            let ks = self.taken.clone();
+            self.offer(value, &ks);
+            return true;
+        };
+        let x = self.cand[next];
+        self.taken.push(next);
+        for &c in &self.conflicts[next] {
+            self.blocked[c] += 1;
+        }
+        let done = self.dfs(next + 1, a + x.a, b + x.b, value + x.v);
+        for &c in &self.conflicts[next] {
+            self.blocked[c] -= 1;
+        }
+        self.taken.pop();
+        if !done {
+            return false;
+        }
+        // Leave it and its copies after it (a bin with a later copy instead is one with
+        // `next`, already explored).
+        let mut skip = next + 1;
+        while skip < self.cand.len() && self.twin[skip] {
+            skip += 1;
+        }
+        for c in next..skip {
+            self.blocked[c] += 1;
+        }
+        let done = self.dfs(skip, a, b, value);
+        for c in next..skip {
+            self.blocked[c] -= 1;
+        }
+        done
+    }
+}
+
+impl Pricing for SocKnapsack {
+    /// A quick search first (`quick_nodes`); the exact one only when it found no improving
+    /// bin (while diving, never).
+    fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced> {
+        let floor = 1.0 + self.settings.improvement_tol;
+        let (mut bins, mut complete, mut nodes) = self.search_within(
+            duals,
+            self.settings.quick_nodes.min(self.settings.node_limit),
+            false,
+            deadline,
+        );
+        if !complete && !self.diving && bins.first().is_none_or(|b| b.0 <= floor) {
+            let (b, c, n) = self.search_within(duals, self.settings.node_limit, true, deadline);
+            (bins, complete, nodes) = (b, c, nodes + n);
+        }
+        // A complete search proves no bin above its best or the aim it pruned at.
+        let best = bins.first().map_or(0.0, |b| b.0).max(self.aim);
+        let columns: Vec<(Column, f64)> = bins
+            .into_iter()
+            .map(|(v, items)| (items.into_iter().map(|i| (i, 1.0)).collect(), v))
+            .collect();
+        Ok(Priced {
+            columns,
+            proven_max: complete.then_some(best),
+            upper_bound: None,
+            nodes,
+        })
+    }
+
+    fn aim(&mut self, enough: f64) {
+        self.aim = enough;
+    }
+
+    fn dive(&mut self, _residual: &[f64]) {
+        self.diving = true;
+    }
+
+    fn end_dive(&mut self) {
+        self.diving = false;
+    }
+}
+
+impl BranchPricing for SocKnapsack {
+    fn restrict(&mut self, together: &[(usize, usize)], apart: &[(usize, usize)]) {
+        self.decisions = Decisions::new(self.inst.len(), together, apart);
+    }
+}

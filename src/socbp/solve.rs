@@ -1,0 +1,251 @@
+//! The methods, their settings, the solution and its verification.
+
+use super::instance::Instance;
+use super::pricing::{PricingSettings, SocKnapsack};
+use crate::colgen::{branch_and_price, partition, BpEnd, BpSettings, Column};
+use crate::error::Result;
+use crate::problem::{Certificate, Sense};
+use crate::solver::Deadline;
+use crate::Violation;
+use serde::{Deserialize, Serialize};
+
+/// An SOC-capacity bin-packing method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Method {
+    /// First fit decreasing.
+    Ffd,
+    /// Best fit decreasing.
+    Bfd,
+    /// Column generation at the root and a dive: the LP bound, no branching.
+    Cg,
+    /// Branch-and-price: proven optimal, or incumbent, bound and gap on a limit.
+    Bp,
+}
+
+impl Method {
+    /// Every method.
+    pub fn all() -> [Method; 4] {
+        [Method::Ffd, Method::Bfd, Method::Cg, Method::Bp]
+    }
+    /// Name on the command line.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Method::Ffd => "ffd",
+            Method::Bfd => "bfd",
+            Method::Cg => "cg",
+            Method::Bp => "bp",
+        }
+    }
+    /// One line for `--help`.
+    pub fn description(&self) -> &'static str {
+        match self {
+            Method::Ffd => "first fit decreasing (by a + D√b), against the closed-form bound",
+            Method::Bfd => "best fit decreasing (by a + D√b), against the closed-form bound",
+            Method::Cg => "root column generation and a dive: the configuration-LP bound",
+            Method::Bp => {
+                "branch-and-price (Ryan–Foster, exact conic knapsack pricing): proven optimal or a gap"
+            }
+        }
+    }
+}
+
+crate::method_table!(Method, all);
+
+/// Settings of the methods.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// The pricing.
+    pub pricing: PricingSettings,
+    /// The search (`cg`: only its root, with `node_limit` 1).
+    pub bp: BpSettings,
+    /// `experiment socbp-cloud`: seconds per instance (`solve` takes `--time-limit`).
+    pub study_seconds: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        let mut bp = BpSettings::default();
+        // Column generation at a node stops once its bound rounds up to the master's: the
+        // pricing then needs to prove only `max π·a ≤ π·1/(⌈master⌉ − 1)`, not convergence
+        // (exact convergence proofs of this pricing take millions of nodes).
+        bp.cg.closure_gap = 0.1;
+        Settings {
+            pricing: PricingSettings::default(),
+            bp,
+            study_seconds: 60.0,
+        }
+    }
+}
+
+/// A packing and its certificate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Solution {
+    /// Objective: bins used; bound: proven lower bound.
+    pub certificate: Certificate,
+    /// Items per bin (indices into the instance's items).
+    pub bins: Vec<Vec<usize>>,
+}
+
+crate::certified!(Solution);
+
+/// First or best fit, items by decreasing `a + D√b` (ties by index); best fit: the bin left
+/// with the least room `c − load`.
+fn fit_decreasing(inst: &Instance, best: bool) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..inst.len()).collect();
+    order.sort_by(|&x, &y| inst.size(y).total_cmp(&inst.size(x)).then(x.cmp(&y)));
+    // Per bin: Σa, Σb, items.
+    let mut bins: Vec<(f64, f64, Vec<usize>)> = Vec::new();
+    for i in order {
+        let (a, b) = (inst.a[i], inst.b[i]);
+        let fits = bins
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| inst.fits(x.0 + a, x.1 + b));
+        let pick = if best {
+            fits.max_by(|x, y| {
+                inst.load(x.1 .0, x.1 .1)
+                    .total_cmp(&inst.load(y.1 .0, y.1 .1))
+                    .then(y.0.cmp(&x.0))
+            })
+            .map(|(k, _)| k)
+        } else {
+            fits.map(|(k, _)| k).next()
+        };
+        match pick {
+            Some(k) => {
+                bins[k].0 += a;
+                bins[k].1 += b;
+                bins[k].2.push(i);
+            }
+            None => bins.push((a, b, vec![i])),
+        }
+    }
+    bins.into_iter().map(|b| b.2).collect()
+}
+
+/// Runs `method` on `inst` within `deadline`.
+pub fn solve(
+    inst: &Instance,
+    method: Method,
+    settings: &Settings,
+    deadline: &Deadline,
+) -> Result<Solution> {
+    let began = std::time::Instant::now();
+    let volume = inst.volume_bound();
+    let mut certificate = Certificate::new(super::NAME, method.name(), Sense::Minimize);
+    let bins = match method {
+        Method::Ffd | Method::Bfd => {
+            let bins = fit_decreasing(inst, method == Method::Bfd);
+            certificate.scored(bins.len() as f64, volume as f64, 0.0);
+            bins
+        }
+        Method::Cg | Method::Bp => {
+            let start = fit_decreasing(inst, true);
+            let stats = &mut certificate.stats;
+            let (bins, lower) = if start.len() as u64 <= volume {
+                stats.insert("nodes".into(), 0.0);
+                stats.insert("open_nodes".into(), 0.0);
+                stats.insert("search_complete".into(), 1.0);
+                (start, volume)
+            } else {
+                let cols: Vec<Column> = start
+                    .iter()
+                    .map(|b| b.iter().map(|&i| (i, 1.0)).collect())
+                    .collect();
+                let mut pricing = SocKnapsack::new(inst, settings.pricing.clone());
+                let mut bp = settings.bp.clone();
+                if method == Method::Cg {
+                    bp.node_limit = 1;
+                }
+                let out = branch_and_price(inst.len(), &mut pricing, cols, &bp, deadline)?;
+                stats.insert("nodes".into(), out.nodes as f64);
+                stats.insert("open_nodes".into(), out.open as f64);
+                stats.insert(
+                    "search_complete".into(),
+                    f64::from(u8::from(out.end == BpEnd::Optimal)),
+                );
+                stats.insert("root_lp".into(), out.root_lp);
+                stats.insert("columns".into(), out.columns as f64);
+                (partition(inst.len(), &out.incumbent), volume.max(out.bound))
+            };
+            let bound = (lower as f64).min(bins.len() as f64);
+            certificate.scored(bins.len() as f64, bound, 0.0);
+            bins
+        }
+    };
+    certificate.seconds = began.elapsed().as_secs_f64();
+    Ok(Solution { certificate, bins })
+}
+
+/// Every item in exactly one bin, every bin within `Σa + D√Σb ≤ c` (with the instance's
+/// relative tolerance), the objective the bin count, the bound at most the objective (the
+/// heuristics' bound, the closed form, re-derived).
+pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let n = inst.len();
+    let mut seen = vec![0u32; n];
+    for (k, bin) in sol.bins.iter().enumerate() {
+        let inside: Vec<usize> = bin.iter().copied().filter(|&i| i < n).collect();
+        if inside.len() < bin.len() {
+            out.push(Violation::new(
+                "item",
+                format!("bin {k} holds an item not in 0..{n}"),
+            ));
+        }
+        for &i in &inside {
+            seen[i] += 1;
+        }
+        let (a, b) = inst.sums(&inside);
+        if !inst.fits(a, b) {
+            out.push(Violation::new(
+                "capacity",
+                format!(
+                    "bin {k}: Σa + D√Σb = {} > capacity {}",
+                    inst.load(a, b),
+                    inst.capacity
+                ),
+            ));
+        }
+        if bin.is_empty() {
+            out.push(Violation::new("bin", format!("bin {k} is empty")));
+        }
+    }
+    for (i, &k) in seen.iter().enumerate() {
+        if k != 1 {
+            out.push(Violation::new(
+                "assignment",
+                format!("item {i} is in {k} bins"),
+            ));
+        }
+    }
+    let c = &sol.certificate;
+    if c.objective != Some(sol.bins.len() as f64) {
+        out.push(Violation::new(
+            "objective",
+            format!("reported {:?}, {} bins used", c.objective, sol.bins.len()),
+        ));
+    }
+    if let Some(b) = c.bound {
+        if b > sol.bins.len() as f64 {
+            out.push(Violation::new(
+                "bound",
+                format!("bound {b} above the {} bins used", sol.bins.len()),
+            ));
+        }
+        if (c.method == "ffd" || c.method == "bfd") && b > inst.volume_bound() as f64 {
+            out.push(Violation::new(
+                "bound",
+                format!("bound {b} above the closed form {}", inst.volume_bound()),
+            ));
+        }
+    }
+    if c.status == crate::Status::Optimal && c.bound != c.objective {
+        out.push(Violation::new(
+            "optimality",
+            "optimal without a matching bound".to_string(),
+        ));
+    }
+    out
+}

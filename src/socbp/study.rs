@@ -1,0 +1,42 @@
+//! `experiment socbp-cloud --input DIR`: branch-and-price on every `.cbp` instance of a set
+//! with `optima.tsv` (CloudSmall), each within `study_seconds`; proven counts and times beside
+//! the published optima and bounds (the sweep is [`crate::experiment::benchmark_sweep`]).
+
+use super::instance::Instance;
+use super::solve::{solve, verify, Method, Settings};
+use crate::error::Result;
+use crate::experiment::{benchmark_sweep, BenchRun};
+use crate::problem::StudyArgs;
+use crate::solver::Deadline;
+
+/// Runs the study.
+pub fn run(args: &StudyArgs) -> Result<String> {
+    let settings: Settings = crate::problem::apply_flags(args.settings.as_deref(), &[])?;
+    let title = format!(
+        "# SOC-capacity bin packing: branch-and-price on CloudSmall\n\nEach instance within {} s.",
+        settings.study_seconds
+    );
+    benchmark_sweep(
+        args,
+        "../shared/benchmarks/socbp_cloud_small",
+        &title,
+        |path| {
+            let inst = Instance::load_file(path)?;
+            let sol = solve(
+                &inst,
+                Method::Bp,
+                &settings,
+                &Deadline::after(Some(settings.study_seconds)),
+            )?;
+            let c = &sol.certificate;
+            Ok(BenchRun {
+                bins: sol.bins.len() as u64,
+                bound: c.bound.unwrap_or(0.0) as u64,
+                seconds: c.seconds,
+                root_lp: c.stats.get("root_lp").copied().unwrap_or(f64::NAN),
+                nodes: c.stats.get("nodes").copied().unwrap_or(0.0),
+                violations: verify(&inst, &sol).len(),
+            })
+        },
+    )
+}

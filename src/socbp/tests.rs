@@ -1,0 +1,246 @@
+//! Branch-and-price against brute force on tiny random instances, the pricing against
+//! enumeration under random decisions, heuristics never below the optimum, bad `.cbp` input.
+
+use super::pricing::{PricingSettings, SocKnapsack};
+use super::*;
+use crate::colgen::BranchPricing;
+use crate::solver::Deadline;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::path::Path;
+
+/// The least number of bins over every assignment in canonical order (item `i` into a bin
+/// opened so far or a new one).
+fn brute(inst: &Instance) -> usize {
+    fn rec(inst: &Instance, i: usize, bins: &mut Vec<Vec<usize>>, best: &mut usize) {
+        if bins.len() >= *best {
+            return;
+        }
+        if i == inst.len() {
+            *best = bins.len();
+            return;
+        }
+        for k in 0..bins.len() {
+            bins[k].push(i);
+            let (a, b) = inst.sums(&bins[k]);
+            if inst.fits(a, b) {
+                rec(inst, i + 1, bins, best);
+            }
+            bins[k].pop();
+        }
+        bins.push(vec![i]);
+        rec(inst, i + 1, bins, best);
+        bins.pop();
+    }
+    let mut best = inst.len() + 1;
+    rec(inst, 0, &mut Vec::new(), &mut best);
+    best
+}
+
+/// 3–10 items; the root term large enough to matter (D up to 3), a repeated item; every
+/// other case with `a` in `(c/5, c/2)` and a small root term (the LP is often fractional).
+fn random(rng: &mut ChaCha8Rng) -> Instance {
+    random_case(rng, 0)
+}
+
+fn random_case(rng: &mut ChaCha8Rng, case: usize) -> Instance {
+    let capacity = rng.random_range(10.0..30.0);
+    let d = rng.random_range(0.0..3.0);
+    let n = rng.random_range(3..=10usize);
+    let mut inst = Instance {
+        capacity,
+        d,
+        a: Vec::new(),
+        b: Vec::new(),
+    };
+    for _ in 0..n {
+        let (a, share): (f64, f64) = if case % 2 == 1 {
+            (rng.random_range(capacity / 5.0..capacity / 2.0), 0.01)
+        } else {
+            (rng.random_range(0.5..capacity / 2.0), 0.3)
+        };
+        let b: f64 = rng.random_range(0.0..((capacity - a) / d.max(0.1)).powi(2) * share);
+        inst.a.push(a);
+        inst.b.push(b);
+    }
+    inst.a.push(inst.a[0]);
+    inst.b.push(inst.b[0]);
+    inst.validate(Path::new("random")).unwrap();
+    inst
+}
+
+#[test]
+fn branch_and_price_equals_brute_force() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2022);
+    let mut settings = Settings::default();
+    settings.bp.root_dive = false;
+    settings.bp.integer_seconds = 0.0;
+    let mut branched = 0;
+    for case in 0..200 {
+        let inst = random_case(&mut rng, case);
+        let opt = brute(&inst) as f64;
+        for m in Method::all() {
+            let sol = solve(&inst, m, &settings, &Deadline::none()).unwrap();
+            let v = verify(&inst, &sol);
+            assert!(v.is_empty(), "case {case} {m}: {v:?}");
+            let c = &sol.certificate;
+            assert!(
+                c.objective.unwrap() >= opt,
+                "case {case} {m}: below the optimum"
+            );
+            assert!(
+                c.bound.unwrap() <= opt + 1e-9,
+                "case {case} {m}: bound above"
+            );
+            if m == Method::Bp {
+                assert_eq!(c.objective, Some(opt), "case {case}: {inst:?}");
+                assert_eq!(c.status, crate::Status::Optimal, "case {case}");
+                branched += usize::from(c.stats["nodes"] > 1.0);
+            }
+        }
+    }
+    assert!(branched > 0, "no instance needed branching");
+}
+
+#[test]
+fn pricing_equals_enumeration_under_decisions() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    for case in 0..300 {
+        let inst = random(&mut rng);
+        let n = inst.len();
+        let values: Vec<f64> = (0..n)
+            .map(|_| f64::from(rng.random_range(0..10u32)) / 7.0)
+            .collect();
+        let pairs = |rng: &mut ChaCha8Rng| -> Vec<(usize, usize)> {
+            (0..rng.random_range(0..3))
+                .map(|_| (rng.random_range(0..n), rng.random_range(0..n)))
+                .filter(|p| p.0 != p.1)
+                .map(|(i, j)| (i.min(j), i.max(j)))
+                .collect()
+        };
+        let together = pairs(&mut rng);
+        let apart = pairs(&mut rng);
+        let mut k = SocKnapsack::new(&inst, PricingSettings::default());
+        k.restrict(&together, &apart);
+        let (bins, complete, _) = k.search(&values);
+        assert!(complete);
+        let mut best = 0.0f64;
+        for mask in 0u32..(1 << n) {
+            let items: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
+            let has = |i: usize| mask >> i & 1 == 1;
+            let (a, b) = inst.sums(&items);
+            if inst.fits(a, b)
+                && together.iter().all(|&(i, j)| has(i) == has(j))
+                && apart.iter().all(|&(i, j)| !(has(i) && has(j)))
+            {
+                best = best.max(items.iter().map(|&i| values[i]).sum());
+            }
+        }
+        let got = bins.first().map_or(0.0, |b| b.0);
+        assert!((got - best).abs() < 1e-9, "case {case}: {got} vs {best}");
+        for (v, items) in &bins {
+            let (a, b) = inst.sums(items);
+            assert!(inst.fits(a, b), "case {case}");
+            let has = |i: usize| items.contains(&i);
+            assert!(
+                together.iter().all(|&(i, j)| has(i) == has(j)),
+                "case {case}"
+            );
+            assert!(
+                apart.iter().all(|&(i, j)| !(has(i) && has(j))),
+                "case {case}"
+            );
+            let again: f64 = items.iter().map(|&i| values[i]).sum();
+            assert!((again - v).abs() < 1e-9, "case {case}");
+        }
+    }
+}
+
+/// The closed-form bound never exceeds the optimum, on random instances where the root term
+/// dominates (`a` small).
+#[test]
+fn closed_form_bound_is_valid() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for case in 0..300 {
+        let mut inst = random(&mut rng);
+        if case % 2 == 0 {
+            inst.a.iter_mut().for_each(|a| *a *= 0.1);
+        }
+        assert!(
+            inst.volume_bound() as usize <= brute(&inst),
+            "case {case}: {inst:?}"
+        );
+    }
+}
+
+/// The CloudSmall instance kept in `data/cbp/` (published optimum 8) is solved to it.
+#[test]
+fn cloud_small_instance_is_proven() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/cbp/d_72_100_0.6_a.cbp");
+    let inst = Instance::load_file(&path).unwrap();
+    assert_eq!(inst.len(), 100);
+    let sol = solve(
+        &inst,
+        Method::Bp,
+        &Settings::default(),
+        &Deadline::after(Some(120.0)),
+    )
+    .unwrap();
+    assert!(verify(&inst, &sol).is_empty());
+    assert_eq!(sol.certificate.bound, Some(8.0));
+    assert_eq!(sol.certificate.objective, Some(8.0));
+}
+
+#[test]
+fn bad_cbp_input_names_line_and_value() {
+    let f = Path::new("x.cbp");
+    let cases = [
+        ("", "ends before"),
+        ("d 72 3 0.6\n", "ends before the D"),
+        ("d 72 3\n1\n1 2 3\n1 2 3\n", "4 fields"),
+        ("d 72 0 0.6\n1\n\n", "n"),
+        ("d 72 3 0.6\n-1\n1 2 3\n1 2 3\n", "≥ 0"),
+        ("d 72 3 0.6\n1\n1 2\n1 2 3\n", "3 terms"),
+        ("d 72 3 0.6\n1\n1 2 NaN\n1 2 3\n", "finite"),
+        ("d 72 3 0.6\n1\n1 2 3\n1 -2 3\n", "≥ 0"),
+        ("d 72 3 0.6\n1\n1 2 3\n1 2 3\n4\n", "nothing may follow"),
+        ("d 72 2 0.6\n2\n71 1\n4 1\n", "capacity"),
+    ];
+    for (text, why) in cases {
+        let err = Instance::from_cbp(text, f)
+            .and_then(|i| i.validate(f).map(|_| i))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(why), "{text:?}: {err}");
+    }
+}
+
+/// The Lagrangian bound at the root is never below the best bin (enumerated), whatever the
+/// values.
+#[test]
+fn lagrangian_bound_is_above_every_bin() {
+    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    for case in 0..200 {
+        let inst = random_case(&mut rng, case);
+        let n = inst.len();
+        let terms: Vec<(f64, f64, f64)> = (0..n)
+            .map(|i| (inst.a[i], inst.b[i], rng.random_range(0.0..1.0)))
+            .collect();
+        let lag = super::lagrange::Lagrange::new(inst.capacity, inst.d, &terms, 500, 8);
+        let mut best = 0.0f64;
+        for mask in 0u32..(1 << n) {
+            let items: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
+            let (a, b) = inst.sums(&items);
+            if inst.fits(a, b) {
+                best = best.max(items.iter().map(|&i| terms[i].2).sum());
+            }
+        }
+        let bound = lag.bound(0, 0.0, 0.0, f64::INFINITY);
+        assert!(
+            bound >= best - 1e-9,
+            "case {case}: bound {bound} < best {best}"
+        );
+        // With a cut below the best, the answer is still above the cut.
+        assert!(lag.bound(0, 0.0, 0.0, best * 0.5) > best * 0.5 - 1e-12 || best == 0.0);
+    }
+}
