@@ -82,6 +82,34 @@ pub fn vcalloc(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// Generates the small evolving instance of the MILP tests (3–4 apps, 16 nodes, seed 5) to
+/// `path`.
+pub fn small_evolving_instance(path: &str) {
+    let out = vcalloc(&[
+        "generate",
+        "evolving",
+        "--apps",
+        "3..4",
+        "--steps",
+        "1..3",
+        "--duration",
+        "1..4",
+        "--step-nodes",
+        "1..8",
+        "--nodes",
+        "16",
+        "--seed",
+        "5",
+        "--output",
+        path,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Writes `text` to `name` in `dir`.
 pub fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf {
     let p = dir.path().join(name);
