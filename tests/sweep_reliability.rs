@@ -6,6 +6,9 @@
 //! `results.csv`, and in `report.md` the per-method `mean s | max s` cells and the run-time
 //! section (`time-vs-jobs.svg`).
 
+mod common;
+
+use common::csv_without_seconds;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::Path;
@@ -37,27 +40,6 @@ fn sweep(out: &Path, per_spec: usize, extra: &[&str]) -> Command {
 fn run_ok(mut c: Command) {
     let s = c.status().unwrap();
     assert!(s.success(), "{c:?}: {s:?}");
-}
-
-/// `results.csv` as text without its `seconds` cells: every other byte must match.
-fn csv_without_seconds(dir: &Path) -> String {
-    let text = std::fs::read_to_string(dir.join("results.csv")).unwrap();
-    assert!(text.ends_with('\n'), "a torn last line");
-    assert!(!text.contains('"'), "quoted cells: split by commas below");
-    let col = text
-        .lines()
-        .next()
-        .unwrap()
-        .split(',')
-        .position(|h| h == "seconds")
-        .unwrap();
-    text.lines()
-        .map(|l| {
-            let mut cells: Vec<&str> = l.split(',').collect();
-            cells.remove(col);
-            cells.join(",") + "\n"
-        })
-        .collect()
 }
 
 /// The rows' (instance, method) keys: no duplicate, the expected count.

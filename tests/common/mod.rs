@@ -110,6 +110,27 @@ pub fn small_evolving_instance(path: &str) {
     );
 }
 
+/// `results.csv` as text without its `seconds` cells: every other byte must match.
+pub fn csv_without_seconds(dir: &Path) -> String {
+    let text = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    assert!(text.ends_with('\n'), "a torn last line");
+    assert!(!text.contains('"'), "quoted cells: split by commas below");
+    let col = text
+        .lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .position(|h| h == "seconds")
+        .unwrap();
+    text.lines()
+        .map(|l| {
+            let mut cells: Vec<&str> = l.split(',').collect();
+            cells.remove(col);
+            cells.join(",") + "\n"
+        })
+        .collect()
+}
+
 /// Writes `text` to `name` in `dir`.
 pub fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf {
     let p = dir.path().join(name);
