@@ -30,23 +30,13 @@ fn quiet_on_closed_pipe(args: &[&str]) {
     }
 }
 
-/// Runs `args` (writing files), expecting success.
-fn ok(args: &[&str]) {
-    let out = common::vcalloc(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 #[test]
 fn solve_of_every_problem_and_method_family_ends_quietly_on_a_closed_pipe() {
     let d = tempfile::tempdir().unwrap();
     let path = |name: &str| d.path().join(name).to_str().unwrap().to_string();
     let (ev, rb) = (path("ev.json"), path("rb.json"));
     common::small_evolving_instance(&ev);
-    ok(&[
+    common::vcalloc_ok(&[
         "generate",
         "rebalance",
         "--seed",

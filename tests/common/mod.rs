@@ -131,6 +131,19 @@ pub fn csv_without_seconds(dir: &Path) -> String {
         .collect()
 }
 
+/// Runs the `vcalloc` binary, expecting success (else fails naming the arguments, stdout
+/// and stderr).
+pub fn vcalloc_ok(args: &[&str]) -> std::process::Output {
+    let out = vcalloc(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Writes `text` to `name` in `dir`.
 pub fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf {
     let p = dir.path().join(name);
