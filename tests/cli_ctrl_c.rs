@@ -1,6 +1,7 @@
 //! Ctrl-C on a long `solve`: the search stops as at its time limit, the solution JSON (its
 //! incumbent and bound) is written as usual, the incumbent and bound are named on stderr, and
 //! the exit code is 130.
+#![cfg(unix)]
 
 mod common;
 

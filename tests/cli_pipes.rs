@@ -1,6 +1,7 @@
 //! Every command that prints, with its standard output a pipe whose reader has already gone
 //! (what `vcalloc … | head -1` does once `head` has its line): it must end quietly, as Unix
 //! tools do — exit 0 or killed by SIGPIPE (the shell's 141), no panic, no backtrace.
+#![cfg(unix)]
 
 mod common;
 

@@ -2,6 +2,7 @@
 //! `sbatch` that runs each job at once (array tasks one after the other, with
 //! `SLURM_ARRAY_TASK_ID` set), and the HTCondor executables with the arguments its submit
 //! file gives them; both merges must equal a single-process sweep, row for row.
+#![cfg(unix)]
 
 mod common;
 

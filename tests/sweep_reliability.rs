@@ -5,6 +5,7 @@
 //! Every file is compared bit for bit except the timings: the `seconds` column of
 //! `results.csv`, and in `report.md` the per-method `mean s | max s` cells and the run-time
 //! section (`time-vs-jobs.svg`).
+#![cfg(unix)]
 
 mod common;
 
