@@ -78,24 +78,7 @@ fn exact_is_optimal_and_below_every_heuristic_on_a_small_instance() {
     let d = tempfile::tempdir().unwrap();
     let inst = d.path().join("small.json");
     let inst_s = inst.to_str().unwrap();
-    ok(&[
-        "generate",
-        "evolving",
-        "--apps",
-        "3..4",
-        "--steps",
-        "1..3",
-        "--duration",
-        "1..4",
-        "--step-nodes",
-        "1..8",
-        "--nodes",
-        "16",
-        "--seed",
-        "5",
-        "--output",
-        inst_s,
-    ]);
+    common::small_evolving_instance(inst_s);
     let makespan = |m: &str, extra: &[&str]| {
         let sol = d.path().join(format!("{m}.json"));
         let mut args = vec![

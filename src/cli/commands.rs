@@ -92,6 +92,7 @@ fn solve(a: &Solve) -> vcalloc::Result<i32> {
     if a.threads == Some(0) {
         return Err(argument("--threads", 0, "must be at least 1"));
     }
+    super::signals::stop_solves_on_ctrl_c();
     let flags = applied(&a.flags);
     let answer = a.problem.solve(&SolveRequest {
         file: &a.file,
@@ -107,6 +108,19 @@ fn solve(a: &Solve) -> vcalloc::Result<i32> {
     emit(&answer.json, a.output.as_deref())?;
     if a.output.is_some() {
         print!("{}", answer.table);
+    }
+    if vcalloc::solver::interrupted() {
+        let c = &answer.certificate;
+        let num = |x: Option<f64>| x.map_or("none".to_string(), |v| v.to_string());
+        eprintln!(
+            "interrupted: stopped as at a time limit after {:.2} s; status {}, incumbent {}, bound {}, gap {}",
+            c.seconds,
+            c.status,
+            num(c.objective),
+            num(c.bound),
+            num(c.gap)
+        );
+        return Ok(130);
     }
     Ok(0)
 }

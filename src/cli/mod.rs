@@ -4,5 +4,6 @@
 pub mod args;
 mod commands;
 mod experiment;
+pub mod signals;
 
 pub use commands::run;

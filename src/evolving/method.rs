@@ -290,17 +290,18 @@ fn exact(
         &settings.highs,
         deadline,
     )?;
-    let Some(starts) = out.starts else {
-        return Err(crate::Error::Highs(
-            "the evolving MILP found no schedule within the deadline".into(),
-        ));
+    // No schedule from HiGHS by the deadline: Algorithm 1's list schedule under the same
+    // expand limit is the incumbent (feasible, scored against the bounds below).
+    let (starts, fallback) = match out.starts {
+        Some(starts) => (starts, false),
+        None => (list_schedule(inst, limit, false, false).starts, true),
     };
     let mut sol = build_solution(inst, Method::Exact, limit, false, starts, 0);
     let closed = makespan_lower_bound(inst) as f64;
     // HiGHS's bound on an integer makespan rounds up (tolerance for its round-off).
     let milp = out.bound.map_or(closed, |b| (b - 1e-6).ceil());
     let bound = closed.max(milp).min(sol.metrics.makespan as f64);
-    let bound = if out.optimal {
+    let bound = if out.optimal && !fallback {
         sol.metrics.makespan as f64
     } else {
         bound
@@ -310,6 +311,11 @@ fn exact(
     sol.certificate
         .stats
         .insert("milp_binaries".into(), out.binaries as f64);
+    if fallback {
+        sol.certificate
+            .stats
+            .insert("list_schedule_fallback".into(), 1.0);
+    }
     Ok(sol)
 }
 

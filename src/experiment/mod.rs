@@ -15,6 +15,6 @@ pub use report::{
     by, cell, k, max, mean, median, methods_of, quantile, render, to_series, write as write_report,
     Matrix, Plot,
 };
-pub use row::{read_rows, read_table, results_path, write_rows, Row};
+pub use row::{read_rows, read_table, results_path, sort_rows, write_rows, Row};
 pub use runner::{merge, run, RunOptions, RunSummary};
 pub use sets::{derive_seed, expand, SpecEntry};

@@ -115,9 +115,17 @@ impl Row {
             .collect()
     }
 
-    /// The row's cells under `header`.
+    /// The row's cells under `header`, each on one line (a line break in a message becomes a
+    /// space), so that a row is exactly one line of the file.
     pub fn cells(&self, header: &[String]) -> Vec<String> {
         let opt = |x: Option<f64>| x.map_or(String::new(), |v| v.to_string());
+        let one_line = |c: String| {
+            if c.contains(['\n', '\r']) {
+                c.replace(['\n', '\r'], " ")
+            } else {
+                c
+            }
+        };
         header
             .iter()
             .map(|h| match h.as_str() {
@@ -135,7 +143,18 @@ impl Row {
                 "error" => self.error.clone().unwrap_or_default(),
                 other => self.fields.get(other).cloned().unwrap_or_default(),
             })
+            .map(one_line)
             .collect()
+    }
+
+    /// The row as one CSV line under `header`, newline included: what one append writes.
+    pub fn line(&self, header: &[String]) -> Vec<u8> {
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        w.write_record(self.cells(header))
+            .expect("a CSV record is written to memory");
+        w.into_inner().expect("a CSV record is written to memory")
     }
 
     /// Reads a row from its cells under `header`.
@@ -199,20 +218,29 @@ pub fn results_path(dir: &Path) -> std::path::PathBuf {
     dir.join("results.csv")
 }
 
-/// Reads the header and rows of a results file, dropping unreadable rows (a line torn by an
-/// interrupted write).
+/// Reads the header and rows of a results file. Rows are whole lines (see [`Row::cells`]), so
+/// the bytes after the last line break are a line torn by a kill, and are dropped, as is any
+/// other unreadable row. A file without one whole line (a torn header) has an empty header.
 pub fn read_table(path: &Path) -> Result<(Vec<String>, Vec<Row>)> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        InputError::new(
+            path,
+            Location::File,
+            "",
+            format!("cannot read the results: {e}"),
+        )
+    })?;
+    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    if whole < bytes.len() {
+        log::warn!(
+            "{}: dropping a torn last line ({} bytes)",
+            path.display(),
+            bytes.len() - whole
+        );
+    }
     let mut rdr = csv::ReaderBuilder::new()
         .flexible(true)
-        .from_path(path)
-        .map_err(|e| {
-            InputError::new(
-                path,
-                Location::File,
-                "",
-                format!("cannot read the results: {e}"),
-            )
-        })?;
+        .from_reader(&bytes[..whole]);
     let header: Vec<String> = rdr
         .headers()
         .map_err(|e| InputError::new(path, Location::Line(1, None), "", e.to_string()))?
@@ -237,16 +265,49 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>> {
     read_table(path).map(|(_, rows)| rows)
 }
 
-/// Writes rows under `header` to `path`, replacing it.
+/// Sorts rows by (set, instance, method): the order of a finished sweep and of a merge.
+pub fn sort_rows(rows: &mut [Row]) {
+    rows.sort_by(|a, b| {
+        (a.set.as_str(), a.instance.as_str(), a.method.as_str()).cmp(&(
+            b.set.as_str(),
+            b.instance.as_str(),
+            b.method.as_str(),
+        ))
+    });
+}
+
+/// Writes rows under `header` to `path`, replacing it atomically: the whole table goes to
+/// `path.tmp`, is synced to disk, and is renamed over `path` (then the folder is synced), so
+/// a kill at any moment leaves either the old file or the new one, never a mix.
 pub fn write_rows(path: &Path, header: &[String], rows: &[Row]) -> Result<()> {
     let io = |e: std::io::Error| Error::Io {
         path: path.to_path_buf(),
         source: e,
     };
-    let mut w = csv::Writer::from_path(path).map_err(|e| io(e.into()))?;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    let mut w = csv::Writer::from_path(&tmp).map_err(|e| io(e.into()))?;
     w.write_record(header).map_err(|e| io(e.into()))?;
     for r in rows {
         w.write_record(r.cells(header)).map_err(|e| io(e.into()))?;
     }
-    w.flush().map_err(io)
+    let file = w.into_inner().map_err(|e| io(e.into_error()))?;
+    file.sync_all().map_err(io)?;
+    drop(file);
+    std::fs::rename(&tmp, path).map_err(io)?;
+    sync_folder(path);
+    Ok(())
+}
+
+/// Syncs the folder holding `path` (a rename or a new file is durable once its folder is);
+/// best effort: not every platform opens folders.
+pub(super) fn sync_folder(path: &Path) {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
 }

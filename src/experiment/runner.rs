@@ -1,8 +1,13 @@
 //! Runs a sweep: instances in parallel (rayon, one solver thread per solve), one CSV row per
 //! (instance, method) appended as soon as it completes, rows already in the CSV skipped (a
 //! killed run resumes where it stopped), an optional deterministic shard `k/n`.
+//!
+//! Crash safety: a row is one line, appended whole by one write and synced (`fsync`) before
+//! the next batch; the only damage a kill can do is a torn last line, which the resume drops
+//! (see [`read_table`]). Whole-file rewrites (resume, the final sort, merge) go to a temporary
+//! file renamed over the old one.
 
-use super::row::{read_table, results_path, write_rows, Row};
+use super::row::{read_table, results_path, sort_rows, write_rows, Row};
 use crate::error::{Error, InputError, Location, Result};
 use crate::problem::{self, Common, Entry, InstanceRef};
 use rayon::prelude::*;
@@ -170,7 +175,8 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary> {
     let header = Row::header(&sweep.columns);
     let existing = if csv_path.exists() {
         let (old_header, rows) = read_table(&csv_path)?;
-        if old_header != header {
+        // An empty header: no whole line (a file torn before its header was), nothing to keep.
+        if !old_header.is_empty() && old_header != header {
             return Err(InputError::new(
                 &csv_path,
                 Location::Line(1, None),
@@ -183,7 +189,7 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary> {
     } else {
         Vec::new()
     };
-    // Rewrite what is readable: this drops a line torn by an interrupted run.
+    // Rewrite what is readable (atomically): this drops a line torn by an interrupted run.
     write_rows(&csv_path, &header, &existing)?;
     let done: HashSet<(String, String)> = existing.iter().map(Row::key).collect();
 
@@ -211,7 +217,10 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary> {
         .append(true)
         .open(&csv_path)
         .map_err(io(&csv_path))?;
-    let writer = std::thread::spawn(move || write_as_they_come(file, header, total, rx));
+    let writer = {
+        let header = header.clone();
+        std::thread::spawn(move || write_as_they_come(file, header, total, rx))
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()
@@ -224,10 +233,12 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary> {
     let (written, errors) = writer
         .join()
         .map_err(|_| Error::Consistency("the CSV writer thread panicked".into()))?
-        .map_err(|e| Error::Io {
-            path: csv_path.clone(),
-            source: e.into(),
-        })?;
+        .map_err(io(&csv_path))?;
+    // Complete: the rows in a fixed order, so that a sweep's file depends on nothing but its
+    // options (not on threads, completion order or resumes).
+    let (_, mut rows) = read_table(&csv_path)?;
+    sort_rows(&mut rows);
+    write_rows(&csv_path, &header, &rows)?;
     Ok(RunSummary {
         written,
         skipped: existing.len(),
@@ -235,17 +246,17 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary> {
     })
 }
 
-/// Appends rows to the CSV as they arrive, flushing each (a killed run loses at most the
-/// row being written), with a progress bar on a terminal and a log line every 10 s otherwise.
+/// Appends rows to the CSV as they arrive, each a whole line in one write; each batch (the
+/// rows waiting when the last one was written) is synced to disk before the next, so a kill or
+/// a crash loses at most the rows not yet synced and tears at most the last line. A progress
+/// bar on a terminal, a log line every 10 s otherwise.
 fn write_as_they_come(
-    file: std::fs::File,
+    mut file: std::fs::File,
     header: Vec<String>,
     total: usize,
     rx: std::sync::mpsc::Receiver<Vec<Row>>,
-) -> std::result::Result<(usize, usize), csv::Error> {
-    let mut w = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(file);
+) -> std::io::Result<(usize, usize)> {
+    use std::io::Write;
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new(total as u64);
         b.set_style(
@@ -258,13 +269,19 @@ fn write_as_they_come(
     });
     let (began, mut last_log) = (Instant::now(), Instant::now());
     let (mut written, mut errors) = (0, 0);
-    for row in rx.into_iter().flatten() {
-        errors += usize::from(row.status == "error");
-        w.write_record(row.cells(&header))?;
-        w.flush()?;
-        written += 1;
+    while let Ok(first) = rx.recv() {
+        let batch: Vec<Row> = std::iter::once(first)
+            .chain(rx.try_iter())
+            .flatten()
+            .collect();
+        for row in &batch {
+            errors += usize::from(row.status == "error");
+            file.write_all(&row.line(&header))?;
+        }
+        file.sync_data()?;
+        written += batch.len();
         match &bar {
-            Some(b) => b.inc(1),
+            Some(b) => b.inc(batch.len() as u64),
             None if last_log.elapsed().as_secs_f64() >= 10.0 => {
                 last_log = Instant::now();
                 let rate = written as f64 / began.elapsed().as_secs_f64();
@@ -309,13 +326,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize> {
             }
         }
     }
-    rows.sort_by(|a, b| {
-        (a.set.as_str(), a.instance.as_str(), a.method.as_str()).cmp(&(
-            b.set.as_str(),
-            b.instance.as_str(),
-            b.method.as_str(),
-        ))
-    });
+    sort_rows(&mut rows);
     std::fs::create_dir_all(out).map_err(io(out))?;
     write_rows(&results_path(out), &header.unwrap_or_default(), &rows)?;
     Ok(rows.len())

@@ -1,6 +1,6 @@
 //! The periodic-packing methods and their one entry point [`solve`].
 
-use super::heuristics::{best_fit_decreasing, min_max_module, min_max_search};
+use super::heuristics::{best_fit_decreasing_within, min_max_module_within, min_max_search_within};
 use super::instance::Instance;
 use super::packing::{group, machine_count, Configuration, Machine};
 use super::peak::total_demand_bound;
@@ -243,9 +243,14 @@ pub fn solve_within(
     let lb = total_demand_bound(inst);
     Ok(match method {
         Method::LowerBound => finish(method.name(), None, 0, lb, None, 0, began),
-        Method::Bfd => from_machines(method, &best_fit_decreasing(inst), lb, began),
-        Method::Mm => from_machines(method, &min_max_search(inst), lb, began),
-        Method::Mmm => from_machines(method, &min_max_module(inst), lb, began),
+        Method::Bfd => from_machines(
+            method,
+            &best_fit_decreasing_within(inst, deadline),
+            lb,
+            began,
+        ),
+        Method::Mm => from_machines(method, &min_max_search_within(inst, deadline), lb, began),
+        Method::Mmm => from_machines(method, &min_max_module_within(inst, deadline), lb, began),
         Method::Cg => column_generation(inst, settings, lb, began, deadline)?,
     })
 }
@@ -265,9 +270,9 @@ fn column_generation(
 ) -> Result<Solution> {
     let deadline = *deadline;
     // Heuristics: baselines, initial columns and the integer finish's starting point.
-    let bfd = best_fit_decreasing(inst);
+    let bfd = best_fit_decreasing_within(inst, &deadline);
     let mm = if settings.mm_start {
-        min_max_search(inst)
+        min_max_search_within(inst, &deadline)
     } else {
         Vec::new()
     };
@@ -363,7 +368,10 @@ fn column_generation(
         let mut machines = expand(inst, &columns, &out.counts);
         if !out.complete {
             // Stopped by the deadline: BFD packs what the fixed machines leave.
-            machines.extend(best_fit_decreasing(&uncovered(inst, &machines)));
+            machines.extend(best_fit_decreasing_within(
+                &uncovered(inst, &machines),
+                &deadline.at_least(0.5),
+            ));
         }
         let total = machines.len() as u64;
         dive_machines = Some((total, out.steps, out.columns_added, out.complete));

@@ -1,6 +1,22 @@
-//! One deadline per solve, passed down as remaining time to every solver call.
+//! One deadline per solve, passed down as remaining time to every solver call, and the
+//! process-wide interrupt (Ctrl-C) that every deadline obeys.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Makes every deadline of the process expire now: each search polling its deadline (and
+/// HiGHS, through its interrupt callback) stops as at a time limit and returns what it has.
+/// One atomic store, so a signal handler may call it.
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// True once [`interrupt`] has been called.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
 
 /// A point in time after which a method must stop and return what it has.
 #[derive(Debug, Clone, Copy)]
@@ -21,8 +37,11 @@ impl Deadline {
         }
     }
 
-    /// Seconds left, `None` when unlimited; never negative.
+    /// Seconds left, `None` when unlimited; never negative; 0 once interrupted.
     pub fn remaining_secs(&self) -> Option<f64> {
+        if interrupted() {
+            return Some(0.0);
+        }
         self.end
             .map(|e| e.saturating_duration_since(Instant::now()).as_secs_f64())
     }
@@ -40,9 +59,9 @@ impl Deadline {
         self.end
     }
 
-    /// True once the deadline has passed.
+    /// True once the deadline has passed or the process was interrupted.
     pub fn expired(&self) -> bool {
-        self.end.is_some_and(|e| Instant::now() >= e)
+        interrupted() || self.end.is_some_and(|e| Instant::now() >= e)
     }
 }
 

@@ -99,7 +99,8 @@ fn set<V: highs::HighsOptionValue>(model: &mut highs::Model, name: &str, value: 
 /// HiGHS's `kHighsStatusOk`.
 const STATUS_OK: highs_sys::HighsInt = 0;
 
-/// HiGHS interrupt callback: asks HiGHS to stop once the `Instant` behind `user` has passed.
+/// HiGHS interrupt callback: asks HiGHS to stop once the `Option<Instant>` behind `user` has
+/// passed, or once the process is interrupted (Ctrl-C).
 unsafe extern "C" fn interrupt_at(
     _kind: std::ffi::c_int,
     _message: *const std::ffi::c_char,
@@ -107,11 +108,12 @@ unsafe extern "C" fn interrupt_at(
     data_in: *mut highs_sys::HighsCallbackDataIn,
     user: *mut std::ffi::c_void,
 ) {
-    // SAFETY: `user` is the boxed `Instant` registered by `solve`, alive for the whole run;
-    // `data_in` is HiGHS's own input block for this call (null for callbacks without one).
+    // SAFETY: `user` is the boxed `Option<Instant>` registered by `solve`, alive for the whole
+    // run; `data_in` is HiGHS's own input block for this call (null for callbacks without one).
     unsafe {
-        let end = &*(user as *const Instant);
-        if !data_in.is_null() && Instant::now() >= *end {
+        let end = &*(user as *const Option<Instant>);
+        if !data_in.is_null() && (super::interrupted() || end.is_some_and(|e| Instant::now() >= e))
+        {
             (*data_in).user_interrupt = 1;
         }
     }
@@ -183,29 +185,28 @@ pub fn solve(
     }
     // HiGHS checks its own time limit only between steps of its own (measured: a MIP over a
     // few thousand columns ran 1–2.5 s past it); the interrupt callbacks are called from
-    // inside its simplex, interior-point and branch-and-bound loops.
-    let end = deadline.end_instant().map(Box::new);
-    if let Some(end) = &end {
-        let data = (&**end as *const Instant)
-            .cast_mut()
-            .cast::<std::ffi::c_void>();
-        // SAFETY: `m` wraps a live Highs instance; `end` is boxed (its address is stable) and
-        // declared before `m`, so it outlives every call HiGHS makes to the callback.
-        unsafe {
-            let ptr = m.as_mut_ptr();
-            if highs_sys::Highs_setCallback(ptr, Some(interrupt_at), data) != STATUS_OK {
-                return Err(Error::Highs("could not set the interrupt callback".into()));
-            }
-            for kind in [
-                highs_sys::kHighsCallbackSimplexInterrupt,
-                highs_sys::kHighsCallbackIpmInterrupt,
-                highs_sys::kHighsCallbackMipInterrupt,
-            ] {
-                if highs_sys::Highs_startCallback(ptr, kind) != STATUS_OK {
-                    return Err(Error::Highs(
-                        "could not start the interrupt callback".into(),
-                    ));
-                }
+    // inside its simplex, interior-point and branch-and-bound loops. They are set even without
+    // a limit, for Ctrl-C.
+    let end = Box::new(deadline.end_instant());
+    let data = (&*end as *const Option<Instant>)
+        .cast_mut()
+        .cast::<std::ffi::c_void>();
+    // SAFETY: `m` wraps a live Highs instance; `end` is boxed (its address is stable) and
+    // lives to the end of this function, past `try_solve`, the only call that runs callbacks.
+    unsafe {
+        let ptr = m.as_mut_ptr();
+        if highs_sys::Highs_setCallback(ptr, Some(interrupt_at), data) != STATUS_OK {
+            return Err(Error::Highs("could not set the interrupt callback".into()));
+        }
+        for kind in [
+            highs_sys::kHighsCallbackSimplexInterrupt,
+            highs_sys::kHighsCallbackIpmInterrupt,
+            highs_sys::kHighsCallbackMipInterrupt,
+        ] {
+            if highs_sys::Highs_startCallback(ptr, kind) != STATUS_OK {
+                return Err(Error::Highs(
+                    "could not start the interrupt callback".into(),
+                ));
             }
         }
     }

@@ -82,6 +82,68 @@ pub fn vcalloc(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// Generates the small evolving instance of the MILP tests (3–4 apps, 16 nodes, seed 5) to
+/// `path`.
+pub fn small_evolving_instance(path: &str) {
+    let out = vcalloc(&[
+        "generate",
+        "evolving",
+        "--apps",
+        "3..4",
+        "--steps",
+        "1..3",
+        "--duration",
+        "1..4",
+        "--step-nodes",
+        "1..8",
+        "--nodes",
+        "16",
+        "--seed",
+        "5",
+        "--output",
+        path,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `results.csv` as text without its `seconds` cells: every other byte must match.
+pub fn csv_without_seconds(dir: &Path) -> String {
+    let text = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    assert!(text.ends_with('\n'), "a torn last line");
+    assert!(!text.contains('"'), "quoted cells: split by commas below");
+    let col = text
+        .lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .position(|h| h == "seconds")
+        .unwrap();
+    text.lines()
+        .map(|l| {
+            let mut cells: Vec<&str> = l.split(',').collect();
+            cells.remove(col);
+            cells.join(",") + "\n"
+        })
+        .collect()
+}
+
+/// Runs the `vcalloc` binary, expecting success (else fails naming the arguments, stdout
+/// and stderr).
+pub fn vcalloc_ok(args: &[&str]) -> std::process::Output {
+    let out = vcalloc(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Writes `text` to `name` in `dir`.
 pub fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf {
     let p = dir.path().join(name);

@@ -1,0 +1,39 @@
+//! Unix signals: a closed stdout ends the process quietly, and Ctrl-C stops a solve as at its
+//! time limit.
+
+/// Puts SIGPIPE back to its default action. Rust ignores it, so a write to a closed pipe
+/// (`vcalloc … | head -5`) returns `BrokenPipe` and `println!` panics; with the default the
+/// kernel ends the process at that write, silently, as it ends `cat` or `grep` (the shell
+/// reports 141). One call covers every writer: the CLI's prints, the tools', HiGHS's own.
+pub fn quiet_on_closed_stdout() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to its default has no memory-safety conditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+/// The SIGINT handler: one atomic store (async-signal-safe), then the default action back, so
+/// a second Ctrl-C ends the process at once.
+#[cfg(unix)]
+extern "C" fn on_sigint(_: libc::c_int) {
+    vcalloc::solver::interrupt();
+    // SAFETY: `signal` is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+    }
+}
+
+/// From now on, Ctrl-C makes every deadline expire: the running search returns its incumbent
+/// and bound as at a time limit. Only `solve` asks for it: a sweep keeps the default (its CSV
+/// survives a kill, and rows cut short by Ctrl-C must not be recorded as done).
+pub fn stop_solves_on_ctrl_c() {
+    #[cfg(unix)]
+    // SAFETY: `on_sigint` only stores an atomic and calls `signal`, both async-signal-safe.
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t,
+        );
+    }
+}
