@@ -1,6 +1,6 @@
 //! Issue 21's performance figures, medians over repeated runs: water-filling (Eq. 1) for 10⁴
-//! VMs, the exact rebalance (`exact`) of 20 full nodes × 160 VMs at M = 3 and 8, and a simulated
-//! 24 h of 32 VMs (4 nodes × 8 slots, 8 deadline-driven apps of 4 VMs renewed hourly).
+//! VMs, the exact rebalance (`exact`) of 20 full nodes × 160 VMs at M = 3 (K = 8) and of the
+//! same VMs with K = 12 at M = 1–8, and a simulated 24 h of 32 VMs (4 nodes × 8 slots, 8 deadline-driven apps of 4 VMs renewed hourly).
 //! `cargo bench --bench market_perf`.
 mod common;
 
