@@ -1,6 +1,6 @@
 //! Issue 21's performance figures, medians over repeated runs: water-filling (Eq. 1) for 10⁴
-//! VMs, the exact rebalance (`milp`) of 20 full nodes × 160 VMs at M = 3, and a simulated
-//! 24 h of 32 VMs (4 nodes × 8 slots, 8 deadline-driven apps of 4 VMs renewed hourly).
+//! VMs, the exact rebalance (`exact`) of 20 full nodes × 160 VMs at M = 3 (K = 8) and of the
+//! same VMs with K = 12 at M = 1–8, and a simulated 24 h of 32 VMs (4 nodes × 8 slots, 8 deadline-driven apps of 4 VMs renewed hourly).
 //! `cargo bench --bench market_perf`.
 mod common;
 
@@ -31,25 +31,39 @@ fn main() {
         ..GenSpec::default()
     };
     let inst = generate(&spec, 1);
-    let settings = Settings {
-        migrations: Some(3),
-        milp_seconds: Some(60.0),
-        ..Settings::default()
-    };
-    let mut last = None;
-    let (med, lo, hi) = time(3, || {
-        last = Some(solve(&inst, Method::Milp, &settings).expect("milp"));
-    });
-    let sol = last.expect("ran");
-    let c = &sol.certificate;
-    println!(
-        "exact rebalance (milp), {} nodes x {} VMs, M = 3: median {med:.2} s (min {lo:.2}, max {hi:.2}; 3 runs; 60 s cap; target ≤ 10 s); status {}, max E {:.4}, bound {:.4}",
-        inst.nodes.len(),
-        inst.vms.len(),
-        c.status.as_str(),
-        sol.max_error,
-        c.bound.unwrap_or(0.0)
-    );
+    let mut roomy = inst.clone();
+    roomy.max_vms_per_node = 12;
+    for (inst, m) in [
+        (&inst, 3),
+        (&roomy, 1),
+        (&roomy, 2),
+        (&roomy, 3),
+        (&roomy, 4),
+        (&roomy, 6),
+        (&roomy, 8),
+    ] {
+        let settings = Settings {
+            migrations: Some(m),
+            exact_seconds: Some(20.0),
+            ..Settings::default()
+        };
+        let mut last = None;
+        let (med, lo, hi) = time(3, || {
+            last = Some(solve(inst, Method::Exact, &settings).expect("exact"));
+        });
+        let sol = last.expect("ran");
+        let c = &sol.certificate;
+        println!(
+            "exact rebalance (exact), {} nodes x {} VMs, K = {}, M = {m}: median {med:.3} s (min {lo:.3}, max {hi:.3}; 3 runs; 20 s cap; target ≤ 10 s); status {}, max E {:.4}, bound {:.4}, {} states",
+            inst.nodes.len(),
+            inst.vms.len(),
+            inst.max_vms_per_node,
+            c.status.as_str(),
+            sol.max_error,
+            c.bound.unwrap_or(0.0),
+            c.stats.get("states").copied().unwrap_or(0.0)
+        );
+    }
 
     let apps = (0..8)
         .map(|k| AppSpec {

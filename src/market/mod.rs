@@ -7,6 +7,7 @@
 //! - [`sim`]: the discrete-time market simulation; [`experiments`]: the §5 reproductions.
 
 pub mod controllers;
+pub mod exact;
 pub mod fig6;
 pub mod fig7;
 pub mod generate;

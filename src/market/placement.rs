@@ -39,6 +39,15 @@ pub fn node_allocation(inst: &Instance, cap: &Res, members: &[usize], alloc: &mu
     price
 }
 
+/// The VMs on each of `nodes` nodes under `placement`.
+pub fn members_of(placement: &[usize], nodes: usize) -> Vec<Vec<usize>> {
+    let mut members = vec![Vec::new(); nodes];
+    for (v, &n) in placement.iter().enumerate() {
+        members[n].push(v);
+    }
+    members
+}
+
 /// `E_v = max_r norm(|a_v^r − g_v^r|)` for one VM on a node of capacity `node`.
 pub fn vm_error(a: &Res, g: &Res, cap: &Res, node: &Res, norm: ErrorNorm) -> f64 {
     (0..2)
@@ -77,10 +86,7 @@ impl<'a> Evaluation<'a> {
         norm: ErrorNorm,
         ideal: Vec<Res>,
     ) -> Self {
-        let mut members = vec![Vec::new(); inst.nodes.len()];
-        for (v, &n) in placement.iter().enumerate() {
-            members[n].push(v);
-        }
+        let members = members_of(&placement, inst.nodes.len());
         let m = inst.vms.len();
         let mut e = Evaluation {
             inst,

@@ -1,5 +1,6 @@
 //! The rebalance problem's API: methods, settings, solution, `solve` and `verify`.
 
+use super::exact::{exact_search, GAP};
 use super::instance::{Instance, Res};
 use super::milp::exact_rebalance;
 use super::placement::{global_ideal, node_allocation, vm_error};
@@ -23,6 +24,8 @@ pub enum Method {
     Keep,
     /// The exact MILP (HiGHS) minimising the largest error, started from the tabu placement.
     Milp,
+    /// The exact branch-and-bound over moves (small `M`), started from the tabu placement.
+    Exact,
 }
 
 impl Method {
@@ -33,6 +36,7 @@ impl Method {
             Method::Brute => "brute",
             Method::Keep => "keep",
             Method::Milp => "milp",
+            Method::Exact => "exact",
         }
     }
     /// One-line description.
@@ -44,11 +48,20 @@ impl Method {
             Method::Milp => {
                 "exact MILP (HiGHS) over placements within K and M: optimum and proven bound"
             }
+            Method::Exact => {
+                "exact branch-and-bound over moves (fast for small M): optimum and proven bound"
+            }
         }
     }
     /// Every method.
-    pub fn all() -> [Method; 4] {
-        [Method::Tabu, Method::Brute, Method::Keep, Method::Milp]
+    pub fn all() -> [Method; 5] {
+        [
+            Method::Tabu,
+            Method::Brute,
+            Method::Keep,
+            Method::Milp,
+            Method::Exact,
+        ]
     }
 }
 
@@ -76,6 +89,9 @@ pub struct Settings {
     /// `milp`: seconds one MILP may take (`None`: no cap; the command line's time limit
     /// applies too, the earlier wins). The `market-rebalance` study uses 0.5 when unset.
     pub milp_seconds: Option<f64>,
+    /// `exact`: seconds one search may take (`None`: no cap; the command line's time limit
+    /// applies too, the earlier wins). The `market-rebalance` study uses 1 when unset.
+    pub exact_seconds: Option<f64>,
 }
 
 impl Default for Settings {
@@ -89,6 +105,7 @@ impl Default for Settings {
             brute_limit: 5_000_000,
             milp_tolerance: 1e-6,
             milp_seconds: None,
+            exact_seconds: None,
             highs: HighsSettings {
                 mip_abs_gap: 1e-7,
                 ..HighsSettings::default()
@@ -112,8 +129,13 @@ impl Settings {
                 self.milp_tolerance
             ));
         }
-        if let Some(t) = self.milp_seconds.filter(|t| !(t.is_finite() && *t > 0.0)) {
-            return Err(format!("milp_seconds = {t} must be positive and finite"));
+        for (key, value) in [
+            ("milp_seconds", self.milp_seconds),
+            ("exact_seconds", self.exact_seconds),
+        ] {
+            if let Some(t) = value.filter(|t| !(t.is_finite() && *t > 0.0)) {
+                return Err(format!("{key} = {t} must be positive and finite"));
+            }
         }
         if self.brute_limit == 0 {
             return Err("brute_limit must be at least 1".into());
@@ -249,7 +271,16 @@ pub fn solve_within(
             iterations: 0,
         },
         Method::Tabu => tabu_search(inst, &tabu_params(settings, limit, settings.epsilon)),
-        Method::Milp => return solve_milp(inst, settings, limit, deadline),
+        Method::Milp => {
+            let (deadline, start) =
+                exact_start(inst, settings, limit, deadline, settings.milp_seconds);
+            return solve_milp(inst, settings, limit, &deadline, start);
+        }
+        Method::Exact => {
+            let (deadline, start) =
+                exact_start(inst, settings, limit, deadline, settings.exact_seconds);
+            return solve_exact(inst, start, (settings, limit), &deadline);
+        }
         Method::Brute => brute_force(inst, limit, norm, settings.brute_limit).ok_or_else(|| {
             let raw = format!("{}^{}", inst.nodes.len(), inst.vms.len());
             InputError::new(
@@ -302,6 +333,20 @@ pub fn untouched_bound(inst: &Instance, norm: ErrorNorm, limit: usize) -> f64 {
         .unwrap_or(0.0)
 }
 
+/// What both exact methods start from: the deadline capped at `seconds` and the tabu
+/// (ε = 0) placement.
+fn exact_start(
+    inst: &Instance,
+    settings: &Settings,
+    limit: usize,
+    deadline: &Deadline,
+    seconds: Option<f64>,
+) -> (Deadline, SearchResult) {
+    let deadline = seconds.map_or(*deadline, |t| deadline.capped(t));
+    let start = tabu_search(inst, &tabu_params(settings, limit, 0.0));
+    (deadline, start)
+}
+
 /// The exact method: tabu (ε = 0) gives the start and the cap on `δ`; HiGHS's placement and
 /// the start are evaluated with the real water-filling and the better one is returned, with
 /// the larger of HiGHS's bound and [`untouched_bound`]. Optimal only when that exact error is
@@ -312,13 +357,9 @@ fn solve_milp(
     settings: &Settings,
     limit: usize,
     deadline: &Deadline,
+    start: SearchResult,
 ) -> Result<Solution> {
     let norm = settings.error_norm;
-    let deadline = match settings.milp_seconds {
-        Some(t) => deadline.capped(t),
-        None => *deadline,
-    };
-    let start = tabu_search(inst, &tabu_params(settings, limit, 0.0));
     let untouched = untouched_bound(inst, norm, limit);
     let mut sol = evaluate(inst, start.placement.clone(), norm, limit);
     let mut highs_bound = None;
@@ -330,7 +371,7 @@ fn solve_milp(
             norm,
             &start.placement,
             &settings.highs,
-            &deadline,
+            deadline,
         )?;
         if let Some(p) = out.placement.filter(|p| admissible(inst, p, limit)) {
             let cand = evaluate(inst, p, norm, limit);
@@ -356,6 +397,31 @@ fn solve_milp(
     st.insert("exact_model".into(), f64::from(u8::from(exact)));
     st.insert("tabu_error".into(), start.max_error);
     st.insert("untouched_bound".into(), untouched);
+    sol.iterations = start.iterations;
+    Ok(sol)
+}
+
+/// The exact branch-and-bound ([`exact_search`]) from the tabu (ε = 0) placement. Optimal
+/// only when the search finished (its bound is then the incumbent less [`GAP`]); on a limit
+/// the bound is the root's move-count relaxation, at least [`untouched_bound`].
+fn solve_exact(
+    inst: &Instance,
+    start: SearchResult,
+    (settings, limit): (&Settings, usize),
+    deadline: &Deadline,
+) -> Result<Solution> {
+    let norm = settings.error_norm;
+    let out = exact_search(inst, limit, norm, &start.placement, deadline);
+    let mut sol = evaluate(inst, out.placement, norm, limit);
+    let e = sol.max_error;
+    sol.certificate.method = Method::Exact.name().into();
+    let tolerance = if out.complete { 2.0 * GAP } else { 0.0 };
+    sol.certificate.scored(e, out.bound.min(e), tolerance);
+    let st = &mut sol.certificate.stats;
+    st.insert("states".into(), out.states as f64);
+    st.insert("complete".into(), f64::from(u8::from(out.complete)));
+    st.insert("tabu_error".into(), start.max_error);
+    st.insert("root_bound".into(), out.root_bound);
     sol.iterations = start.iterations;
     Ok(sol)
 }
@@ -490,7 +556,9 @@ pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
     }
     // Only the brute force and the MILP prove a bound above 0 (it cannot be re-proven here
     // but must not pass the solution's own error).
-    let brute = c.method == Method::Brute.name() || c.method == Method::Milp.name();
+    let brute = [Method::Brute, Method::Milp, Method::Exact]
+        .iter()
+        .any(|m| c.method == m.name());
     match c.bound {
         Some(b) if b > re.max_error + 1e-9 => out.push(v(
             "bound",

@@ -148,6 +148,16 @@ fn tiny_uncapped(seed: u64) -> Instance {
     inst
 }
 
+/// Two methods' proven optima agree to 1e-6.
+fn same_optimum(seed: u64, (a, sa): (&str, &Solution), (b, sb): (&str, &Solution)) {
+    assert!(
+        (sa.max_error - sb.max_error).abs() <= 1e-6,
+        "seed {seed}: {a} {} {b} {}",
+        sa.max_error,
+        sb.max_error
+    );
+}
+
 /// milp against the brute force: equal optimum, a bound never above it, optimal status only
 /// when proven, no worse than tabu, every answer verified.
 fn milp_matches_brute(make: fn(u64) -> Instance, seeds: std::ops::Range<u64>) {
@@ -176,12 +186,7 @@ fn milp_matches_brute(make: fn(u64) -> Instance, seeds: std::ops::Range<u64>) {
         assert!(milp.max_error >= brute.max_error - 1e-12, "seed {seed}");
         if milp.certificate.status == Status::Optimal {
             optimal += 1;
-            assert!(
-                (milp.max_error - brute.max_error).abs() <= 1e-6,
-                "seed {seed}: milp {} brute {}",
-                milp.max_error,
-                brute.max_error
-            );
+            same_optimum(seed, ("milp", &milp), ("brute", &brute));
         }
     }
     // The model is exact for positive bids: every run must be proven.
@@ -205,4 +210,147 @@ fn milp_on_the_paper_example() {
     assert!((sol.max_error - 0.0625).abs() < 1e-9, "{}", sol.max_error);
     assert_eq!(sol.certificate.status, Status::Optimal);
     assert!(verify(&inst, &sol).is_empty());
+}
+
+/// Tiny random instances that exercise every branch of the exact search: 1–3 nodes of
+/// random size, ≤ 8 VMs with caps that bind or not, some zero bids and zero caps, a small
+/// `K` that may bind, `M` from 0 to 5.
+fn tiny_mixed(seed: u64) -> Instance {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let nn = rng.random_range(1..=3usize);
+    let nodes: Vec<Res> = (0..nn)
+        .map(|_| Res::new(rng.random_range(2.0..8.0), rng.random_range(1000.0..4000.0)))
+        .collect();
+    let k = rng.random_range(2..=5usize);
+    let m = rng.random_range(0..=(nn * k).min(8));
+    let mut count = vec![0usize; nn];
+    let mut vms = Vec::new();
+    for _ in 0..m {
+        let free: Vec<usize> = (0..nn).filter(|&n| count[n] < k).collect();
+        let node = free[rng.random_range(0..free.len())];
+        count[node] += 1;
+        let small = nodes.iter().fold(Res::new(f64::MAX, f64::MAX), |a, n| {
+            Res::new(a.cpu.min(n.cpu), a.mem.min(n.mem))
+        });
+        let bid = |rng: &mut rand_chacha::ChaCha8Rng| {
+            if rng.random_bool(0.08) {
+                0.0
+            } else {
+                rng.random_range(0.5..40.0)
+            }
+        };
+        let cap = |rng: &mut rand_chacha::ChaCha8Rng, most: f64| {
+            if rng.random_bool(0.05) {
+                0.0
+            } else {
+                rng.random_range(0.1..=1.0) * most
+            }
+        };
+        vms.push(Vm {
+            node,
+            bid: Res::new(bid(&mut rng), bid(&mut rng)),
+            cap: Res::new(cap(&mut rng, small.cpu), cap(&mut rng, small.mem)),
+        });
+    }
+    Instance {
+        nodes,
+        vms,
+        max_vms_per_node: k,
+        migrations: rng.random_range(0..=5),
+    }
+}
+
+/// exact against the brute force in every error norm: the same optimum, status optimal, a
+/// bound never above the optimum, no worse than tabu, within M and K, verified.
+#[test]
+fn exact_equals_brute_force_on_tiny_instances() {
+    let mut caps_bind = 0;
+    for seed in 0..400 {
+        let inst = tiny_mixed(seed);
+        let norm = [
+            ErrorNorm::NodeCapacity,
+            ErrorNorm::VmCap,
+            ErrorNorm::Absolute,
+        ][seed as usize % 3];
+        let settings = Settings {
+            epsilon: 0.0,
+            error_norm: norm,
+            ..Settings::default()
+        };
+        let brute = solve(&inst, Method::Brute, &settings).unwrap();
+        let exact = solve(&inst, Method::Exact, &settings).unwrap();
+        let tabu = solve(&inst, Method::Tabu, &settings).unwrap();
+        let scale = 1.0 + brute.max_error;
+        assert!(
+            (exact.max_error - brute.max_error).abs() <= 1e-9 * scale,
+            "seed {seed}: exact {} brute {}",
+            exact.max_error,
+            brute.max_error
+        );
+        assert_eq!(exact.certificate.status, Status::Optimal, "seed {seed}");
+        assert!(exact.certificate.bound.unwrap() <= brute.max_error + 1e-12);
+        assert!(exact.max_error <= tabu.max_error + 1e-12, "seed {seed}");
+        assert!(exact.moves <= inst.migrations, "seed {seed}");
+        let v = verify(&inst, &exact);
+        assert!(v.is_empty(), "seed {seed}: {v:?}");
+        caps_bind += usize::from(super::rebalance_study::caps_bind(&inst, &exact));
+    }
+    assert!(
+        caps_bind > 100,
+        "only {caps_bind} instances with a binding cap"
+    );
+}
+
+/// exact against milp on small generated instances (5–7 nodes, M ≤ 3): equal wherever milp
+/// proves optimality, and exact always proves.
+#[test]
+fn exact_equals_milp_where_milp_proves() {
+    let spec = GenSpec {
+        nodes_min: 5,
+        nodes_max: 7,
+        max_vms_per_node: 5,
+        ..GenSpec::default()
+    };
+    let mut compared = 0;
+    for seed in 0..24 {
+        let inst = generate(&spec, 300 + seed);
+        let settings = Settings {
+            migrations: Some(1 + seed as usize % 3),
+            milp_seconds: Some(20.0),
+            ..Settings::default()
+        };
+        let exact = solve(&inst, Method::Exact, &settings).unwrap();
+        let milp = solve(&inst, Method::Milp, &settings).unwrap();
+        assert_eq!(exact.certificate.status, Status::Optimal, "seed {seed}");
+        assert!(verify(&inst, &exact).is_empty(), "seed {seed}");
+        assert!(exact.max_error <= milp.max_error + 1e-9, "seed {seed}");
+        assert!(
+            milp.certificate.bound.unwrap() <= exact.max_error + 1e-9,
+            "seed {seed}"
+        );
+        if milp.certificate.status == Status::Optimal {
+            compared += 1;
+            same_optimum(seed, ("exact", &exact), ("milp", &milp));
+        }
+    }
+    assert!(compared >= 12, "milp proved only {compared}");
+}
+
+/// exact on the default generator at M ≤ 2: never worse than tabu, proven, verified.
+#[test]
+fn exact_never_worse_than_tabu_on_generated_instances() {
+    for seed in 0..20 {
+        let inst = generate(&GenSpec::default(), 700 + seed);
+        let settings = Settings {
+            migrations: Some(seed as usize % 3),
+            epsilon: 0.0,
+            ..Settings::default()
+        };
+        let exact = solve(&inst, Method::Exact, &settings).unwrap();
+        let tabu = solve(&inst, Method::Tabu, &settings).unwrap();
+        assert!(exact.max_error <= tabu.max_error + 1e-12, "seed {seed}");
+        assert_eq!(exact.certificate.status, Status::Optimal, "seed {seed}");
+        assert!(verify(&inst, &exact).is_empty(), "seed {seed}");
+    }
 }
