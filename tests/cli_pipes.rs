@@ -88,7 +88,13 @@ fn solve_of_every_problem_and_method_family_ends_quietly_on_a_closed_pipe() {
             pcec.to_vec(),
             &["ec", "pc", "ec-lb"],
         ),
-        ("rebalance", &rb, vec![], &["keep", "tabu", "milp"]),
+        ("rebalance", &rb, vec![], &["keep", "tabu", "milp", "exact"]),
+        (
+            "socbp",
+            "data/cbp/d_72_100_0.6_a.cbp",
+            vec![],
+            &["ffd", "bfd", "cg", "bp"],
+        ),
         (
             "binpacking",
             "data/bpplib/Falkenauer_t60_00.txt",

@@ -201,7 +201,7 @@ fn every_method_of_every_problem_returns_within_its_time_limit() {
             "20",
         ],
     );
-    for m in ["keep", "tabu", "milp"] {
+    for m in ["keep", "tabu", "milp", "exact"] {
         check(dir, "rebalance", &rebalance, m, With::default());
     }
     // Brute force refuses more than 5,000,000 placements: 3 nodes and 14 VMs come close.
@@ -236,6 +236,11 @@ fn every_method_of_every_problem_returns_within_its_time_limit() {
             ..With::default()
         },
     );
+    // 300 SOC-capacity items: the conic pricing alone takes seconds per call.
+    let soc = generate(dir, "soc.json", &["socbp", "--items", "300", "--seed", "4"]);
+    for m in ["ffd", "bfd", "cg", "bp"] {
+        check(dir, "socbp", &soc, m, With::default());
+    }
     let u120 = "data/bpplib/Falkenauer_u120_00.txt";
     for m in ["cg", "bp"] {
         check(
