@@ -3,7 +3,7 @@
 use super::aggregate::{self, Types};
 use super::instance::Instance;
 use super::pricing::{BinKnapsack, PricingSettings};
-use crate::colgen::{branch_and_price, partition, BpEnd, BpSettings, Column};
+use crate::colgen::{branch_and_price, check_partition, partition, BpEnd, BpSettings, Column};
 use crate::error::Result;
 use crate::problem::{Certificate, Sense};
 use crate::solver::Deadline;
@@ -217,70 +217,25 @@ pub fn solve(
 /// count, the bound at most the objective (a proven bound is not re-proven here; the
 /// heuristics' bound, the volume bound, is).
 pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
-    let mut out = Vec::new();
-    let n = inst.len();
-    let mut seen = vec![0u32; n];
-    for (b, bin) in sol.bins.iter().enumerate() {
-        let mut load: Vec<u128> = vec![0; inst.dims()];
-        for &i in bin {
-            if i >= n {
-                out.push(Violation::new(
-                    "item",
-                    format!("bin {b} holds item {i}, not in 0..{n}"),
-                ));
-                continue;
+    check_partition(
+        inst.len(),
+        &sol.bins,
+        &sol.certificate,
+        inst.volume_bound(),
+        |bin| {
+            let mut load: Vec<u128> = vec![0; inst.dims()];
+            for &i in bin {
+                for (l, &x) in load.iter_mut().zip(&inst.items[i]) {
+                    *l += u128::from(x);
+                }
             }
-            seen[i] += 1;
-            for (l, &x) in load.iter_mut().zip(&inst.items[i]) {
-                *l += u128::from(x);
-            }
-        }
-        for (d, (&l, &c)) in load.iter().zip(&inst.capacity).enumerate() {
-            if l > u128::from(c) {
-                out.push(Violation::new(
-                    "capacity",
-                    format!("bin {b} holds {l} > capacity {c} in dimension {}", d + 1),
-                ));
-            }
-        }
-        if bin.is_empty() {
-            out.push(Violation::new("bin", format!("bin {b} is empty")));
-        }
-    }
-    for (i, &k) in seen.iter().enumerate() {
-        if k != 1 {
-            out.push(Violation::new(
-                "assignment",
-                format!("item {i} is in {k} bins"),
-            ));
-        }
-    }
-    let c = &sol.certificate;
-    if c.objective != Some(sol.bins.len() as f64) {
-        out.push(Violation::new(
-            "objective",
-            format!("reported {:?}, {} bins used", c.objective, sol.bins.len()),
-        ));
-    }
-    if let Some(b) = c.bound {
-        if b > sol.bins.len() as f64 {
-            out.push(Violation::new(
-                "bound",
-                format!("bound {b} above the {} bins used", sol.bins.len()),
-            ));
-        }
-        if (c.method == "ffd" || c.method == "bfd") && b > inst.volume_bound() as f64 {
-            out.push(Violation::new(
-                "bound",
-                format!("bound {b} above max_d ⌈Σw_d/C_d⌉ = {}", inst.volume_bound()),
-            ));
-        }
-    }
-    if c.status == crate::Status::Optimal && c.bound != c.objective {
-        out.push(Violation::new(
-            "optimality",
-            "optimal without a matching bound".to_string(),
-        ));
-    }
-    out
+            let d = (0..inst.dims()).find(|&d| load[d] > u128::from(inst.capacity[d]))?;
+            Some(format!(
+                "holds {} > capacity {} in dimension {}",
+                load[d],
+                inst.capacity[d],
+                d + 1
+            ))
+        },
+    )
 }

@@ -51,24 +51,6 @@ impl Decisions {
     }
 }
 
-/// A covering's columns made a partition of `items` rows: each row kept in the first column
-/// that holds it, empty columns dropped (a covering may hold a row twice).
-pub fn partition(items: usize, cols: &[super::Column]) -> Vec<Vec<usize>> {
-    let mut placed = vec![false; items];
-    let mut bins = Vec::new();
-    for c in cols {
-        let bin: Vec<usize> = c
-            .iter()
-            .map(|&(r, _)| r)
-            .filter(|&r| !std::mem::replace(&mut placed[r], true))
-            .collect();
-        if !bin.is_empty() {
-            bins.push(bin);
-        }
-    }
-    bins
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,15 +65,5 @@ mod tests {
         assert!(d.forbidden.iter().all(|&f| !f));
         let e = Decisions::new(3, &[(0, 1)], &[(1, 0)]);
         assert!(e.forbidden[0]);
-    }
-
-    #[test]
-    fn partition_keeps_first_copy() {
-        let cols = vec![
-            vec![(0, 1.0), (2, 1.0)],
-            vec![(2, 1.0)],
-            vec![(1, 1.0), (0, 1.0)],
-        ];
-        assert_eq!(partition(3, &cols), vec![vec![0, 2], vec![1]]);
     }
 }

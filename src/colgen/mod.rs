@@ -8,16 +8,18 @@ mod decisions;
 mod dive;
 mod engine;
 mod integer;
+mod packing;
 mod pricing;
 
 pub use crate::solver::{Column, CoveringSolution as MasterSolution};
 pub use bp::{
     branch_and_price, root_dives, together_groups, BpEnd, BpOutcome, BpSettings, BranchPricing,
 };
-pub use decisions::{partition, Decisions};
+pub use decisions::Decisions;
 pub use dive::{dive, dive_with, DiveGuide, DiveOutcome, DiveSettings};
 pub use engine::{run, CgOutcome, CgSettings, Iteration, Termination};
 pub use integer::{integer_bins, repeat_by_counts, solve_integer_master, IntegerOutcome};
+pub use packing::{check_partition, partition};
 
 /// The restricted master problem: the solver adapter's covering LP.
 pub type CoveringMaster = crate::solver::CoveringLp;

@@ -132,9 +132,8 @@ pub fn sweep(
         rayon::current_num_threads()
     );
     let mut bad = 0;
-    let mut tsv = String::from(
-        "set\tinstance\tbins\tbound\tseconds\tnodes\toptimum\tbest_lb\tbest_ub\n",
-    );
+    let mut tsv =
+        String::from("set\tinstance\tbins\tbound\tseconds\tnodes\toptimum\tbest_lb\tbest_ub\n");
     for dir in sets {
         let mut known = read_optima(&dir)?;
         if let Some(n) = args.count {

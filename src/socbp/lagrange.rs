@@ -13,7 +13,7 @@
 //! `r`, the least right-hand side over a set of multipliers, and then the largest over the
 //! cells in reach: `max_r min_j (…)`. The multipliers kept are those of a geometric grid that
 //! are the best at some cell at the root. The bound ignores apart conflicts (a relaxation).
-//! `models/packing.md` §6.
+//! `models/packing.md` §8.
 
 use super::instance::TOL;
 

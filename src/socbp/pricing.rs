@@ -10,7 +10,7 @@
 //! σ_k(B − S_k))`, a linear knapsack whose Dantzig (fractional) value bounds the completions
 //! ending in the piece, and the node's bound is the largest over the pieces `R` can reach.
 //! The candidates are sorted once per call per piece, so a node costs one pass per piece.
-//! (`models/packing.md` §6.)
+//! (`models/packing.md` §8.)
 
 use super::instance::{Instance, TOL};
 use super::lagrange::Lagrange;

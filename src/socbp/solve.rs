@@ -2,7 +2,7 @@
 
 use super::instance::Instance;
 use super::pricing::{PricingSettings, SocKnapsack};
-use crate::colgen::{branch_and_price, partition, BpEnd, BpSettings, Column};
+use crate::colgen::{branch_and_price, check_partition, partition, BpEnd, BpSettings, Column};
 use crate::error::Result;
 use crate::problem::{Certificate, Sense};
 use crate::solver::Deadline;
@@ -183,69 +183,20 @@ pub fn solve(
 /// relative tolerance), the objective the bin count, the bound at most the objective (the
 /// heuristics' bound, the closed form, re-derived).
 pub fn verify(inst: &Instance, sol: &Solution) -> Vec<Violation> {
-    let mut out = Vec::new();
-    let n = inst.len();
-    let mut seen = vec![0u32; n];
-    for (k, bin) in sol.bins.iter().enumerate() {
-        let inside: Vec<usize> = bin.iter().copied().filter(|&i| i < n).collect();
-        if inside.len() < bin.len() {
-            out.push(Violation::new(
-                "item",
-                format!("bin {k} holds an item not in 0..{n}"),
-            ));
-        }
-        for &i in &inside {
-            seen[i] += 1;
-        }
-        let (a, b) = inst.sums(&inside);
-        if !inst.fits(a, b) {
-            out.push(Violation::new(
-                "capacity",
+    check_partition(
+        inst.len(),
+        &sol.bins,
+        &sol.certificate,
+        inst.volume_bound(),
+        |bin| {
+            let (a, b) = inst.sums(bin);
+            (!inst.fits(a, b)).then(|| {
                 format!(
-                    "bin {k}: Σa + D√Σb = {} > capacity {}",
+                    "Σa + D√Σb = {} > capacity {}",
                     inst.load(a, b),
                     inst.capacity
-                ),
-            ));
-        }
-        if bin.is_empty() {
-            out.push(Violation::new("bin", format!("bin {k} is empty")));
-        }
-    }
-    for (i, &k) in seen.iter().enumerate() {
-        if k != 1 {
-            out.push(Violation::new(
-                "assignment",
-                format!("item {i} is in {k} bins"),
-            ));
-        }
-    }
-    let c = &sol.certificate;
-    if c.objective != Some(sol.bins.len() as f64) {
-        out.push(Violation::new(
-            "objective",
-            format!("reported {:?}, {} bins used", c.objective, sol.bins.len()),
-        ));
-    }
-    if let Some(b) = c.bound {
-        if b > sol.bins.len() as f64 {
-            out.push(Violation::new(
-                "bound",
-                format!("bound {b} above the {} bins used", sol.bins.len()),
-            ));
-        }
-        if (c.method == "ffd" || c.method == "bfd") && b > inst.volume_bound() as f64 {
-            out.push(Violation::new(
-                "bound",
-                format!("bound {b} above the closed form {}", inst.volume_bound()),
-            ));
-        }
-    }
-    if c.status == crate::Status::Optimal && c.bound != c.objective {
-        out.push(Violation::new(
-            "optimality",
-            "optimal without a matching bound".to_string(),
-        ));
-    }
-    out
+                )
+            })
+        },
+    )
 }

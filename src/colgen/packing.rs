@@ -1,0 +1,108 @@
+//! What every bin-packing-like family built on the covering master shares about its answers:
+//! a covering made a partition, and the check of a partition and its certificate.
+
+use crate::problem::Certificate;
+use crate::Violation;
+
+/// A covering's columns made a partition of `items` rows: each row kept in the first column
+/// that holds it, empty columns dropped (a covering may hold a row twice).
+pub fn partition(items: usize, cols: &[super::Column]) -> Vec<Vec<usize>> {
+    let mut placed = vec![false; items];
+    let mut bins = Vec::new();
+    for c in cols {
+        let bin: Vec<usize> = c
+            .iter()
+            .map(|&(r, _)| r)
+            .filter(|&r| !std::mem::replace(&mut placed[r], true))
+            .collect();
+        if !bin.is_empty() {
+            bins.push(bin);
+        }
+    }
+    bins
+}
+
+/// The checks every packing answer needs besides its bins' capacities: each of the `items` in
+/// exactly one bin, no empty bin, the objective the bin count, the bound at most it (and, for
+/// the heuristics `ffd`/`bfd`, at most the closed-form bound `closed_form` they report),
+/// `optimal` only with bound = objective. `over` names a bin over capacity (`None`: it fits);
+/// it sees the bin's items that are in range.
+pub fn check_partition(
+    items: usize,
+    bins: &[Vec<usize>],
+    c: &Certificate,
+    closed_form: u64,
+    over: impl Fn(&[usize]) -> Option<String>,
+) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let mut seen = vec![0u32; items];
+    for (k, bin) in bins.iter().enumerate() {
+        let inside: Vec<usize> = bin.iter().copied().filter(|&i| i < items).collect();
+        if inside.len() < bin.len() {
+            out.push(Violation::new(
+                "item",
+                format!("bin {k} holds an item not in 0..{items}"),
+            ));
+        }
+        for &i in &inside {
+            seen[i] += 1;
+        }
+        if let Some(why) = over(&inside) {
+            out.push(Violation::new("capacity", format!("bin {k}: {why}")));
+        }
+        if bin.is_empty() {
+            out.push(Violation::new("bin", format!("bin {k} is empty")));
+        }
+    }
+    for (i, &k) in seen.iter().enumerate() {
+        if k != 1 {
+            out.push(Violation::new(
+                "assignment",
+                format!("item {i} is in {k} bins"),
+            ));
+        }
+    }
+    let used = bins.len() as f64;
+    if c.objective != Some(used) {
+        out.push(Violation::new(
+            "objective",
+            format!("reported {:?}, {used} bins used", c.objective),
+        ));
+    }
+    if let Some(b) = c.bound {
+        if b > used {
+            out.push(Violation::new(
+                "bound",
+                format!("bound {b} above the {used} bins used"),
+            ));
+        }
+        if (c.method == "ffd" || c.method == "bfd") && b > closed_form as f64 {
+            out.push(Violation::new(
+                "bound",
+                format!("bound {b} above the closed form {closed_form}"),
+            ));
+        }
+    }
+    if c.status == crate::Status::Optimal && c.bound != c.objective {
+        out.push(Violation::new(
+            "optimality",
+            "optimal without a matching bound".to_string(),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partition_keeps_first_copy() {
+        let cols = vec![
+            vec![(0, 1.0), (2, 1.0)],
+            vec![(2, 1.0)],
+            vec![(1, 1.0), (0, 1.0)],
+        ];
+        assert_eq!(partition(3, &cols), vec![vec![0, 2], vec![1]]);
+    }
+}
