@@ -52,6 +52,9 @@ pub struct BinKnapsack {
     decisions: Decisions,
     /// In a dive: the quick search only.
     diving: bool,
+    /// The value whose proof already closes the caller's bound ([`Pricing::aim`]): the
+    /// branch-and-bound prunes at it (0: no aim).
+    aim: f64,
 }
 
 impl BinKnapsack {
@@ -63,6 +66,7 @@ impl BinKnapsack {
             decisions: Decisions::new(weights.len(), &[], &[]),
             settings,
             diving: false,
+            aim: 0.0,
         };
         k.restrict(&[], &[]);
         k
@@ -191,6 +195,7 @@ impl BinKnapsack {
             best: Vec::new(),
             keep: self.settings.max_columns.max(1),
             floor: 1.0 + self.settings.improvement_tol,
+            aim: self.aim,
             nodes: 0,
             limit,
             deadline,
@@ -310,6 +315,8 @@ struct State<'a> {
     best: Vec<(f64, Vec<usize>)>,
     keep: usize,
     floor: f64,
+    /// Prune at this value even without a bin worth it.
+    aim: f64,
     nodes: u64,
     limit: u64,
     deadline: &'a Deadline,
@@ -368,7 +375,7 @@ impl State<'_> {
         }
         // Prune on the best bin only: the others kept are the improving bins met on the way
         // (asking the search for the `keep` best would enumerate every bin above the floor).
-        let cut = self.top();
+        let cut = self.top().max(self.aim);
         if value + self.bound(k, used) <= cut + 1e-12 {
             return true;
         }
@@ -430,7 +437,9 @@ impl Pricing for BinKnapsack {
             let (b, c, n) = self.search_within(duals, self.settings.node_limit, deadline);
             (bins, complete, nodes) = (b, c, nodes + n);
         }
-        let best = bins.first().map_or(0.0, |b| b.0);
+        // A complete search proves no bin above its best or the aim it pruned at (the dynamic
+        // programme ignores the aim: its best is exact).
+        let best = bins.first().map_or(0.0, |b| b.0).max(self.aim);
         let columns: Vec<(Column, f64)> = bins
             .into_iter()
             .map(|(v, items)| (items.into_iter().map(|i| (i, 1.0)).collect(), v))
@@ -441,6 +450,10 @@ impl Pricing for BinKnapsack {
             upper_bound: None,
             nodes,
         })
+    }
+
+    fn aim(&mut self, enough: f64) {
+        self.aim = enough;
     }
 
     fn dive(&mut self, _residual: &[f64]) {
