@@ -26,6 +26,8 @@ pub struct Lagrange {
     cells: usize,
     cap: f64,
     d: f64,
+    /// Rounded weights `⌊a_i·scale⌋`.
+    w: Vec<usize>,
     /// Per multiplier, `tables[k·(cells+1) + r] = f_k(r)`, `k = 0 ..= n`.
     tables: Vec<Vec<f64>>,
 }
@@ -125,6 +127,7 @@ impl Lagrange {
             cells,
             cap,
             d,
+            w,
             tables,
         }
     }
@@ -173,5 +176,32 @@ impl Lagrange {
             start = end + 1;
         }
         best
+    }
+
+    /// Bins the tables point at (a primal heuristic, no proof): per multiplier, the items of
+    /// its root table's best cell, read back from the suffix tables. They fit the rounded `a`
+    /// row only; the caller checks the true capacity and the conflicts.
+    pub fn suggestions(&self) -> Vec<Vec<usize>> {
+        let width = self.cells + 1;
+        let n = self.w.len();
+        let mut out = Vec::new();
+        for (t, &l) in self.tables.iter().zip(&self.lambdas) {
+            let value = |r: usize| {
+                let s = (self.cap - r as f64 / self.scale).max(0.0) / self.d.max(f64::MIN_POSITIVE);
+                t[r] + if self.d > 0.0 { l * s * s } else { 0.0 }
+            };
+            let Some(mut r) = (0..width).max_by(|&x, &y| value(x).total_cmp(&value(y))) else {
+                continue;
+            };
+            let mut items = Vec::new();
+            for k in 0..n {
+                if t[k * width + r] != t[(k + 1) * width + r] {
+                    items.push(k);
+                    r -= self.w[k].min(r);
+                }
+            }
+            out.push(items);
+        }
+        out
     }
 }

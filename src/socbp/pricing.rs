@@ -201,7 +201,13 @@ impl SocKnapsack {
             limit,
             deadline,
         };
-        s.greedy();
+        // Greedy in the candidates' order, then the Lagrangian tables' bins: first incumbents.
+        s.repair(&[]);
+        if let Some(l) = &lag {
+            for items in l.suggestions() {
+                s.repair(&items);
+            }
+        }
         let complete = s.dfs(0, 0.0, 0.0, 0.0);
         let nodes = s.nodes;
         let mut out: Vec<(f64, Vec<usize>)> = s
@@ -324,12 +330,15 @@ impl Search<'_> {
         }
     }
 
-    /// Greedy in the candidates' order: a first incumbent.
-    fn greedy(&mut self) {
+    /// A suggested bin made feasible: its candidates in order while they fit and conflict
+    /// with none kept, then any other candidate that fits, in order; offered.
+    fn repair(&mut self, suggested: &[usize]) {
         let (mut a, mut b, mut v) = (0.0, 0.0, 0.0);
         let mut blocked = vec![false; self.cand.len()];
         let mut ks = Vec::new();
-        for (k, c) in self.cand.iter().enumerate() {
+        let rest = (0..self.cand.len()).filter(|k| !suggested.contains(k));
+        for k in suggested.iter().copied().chain(rest) {
+            let c = &self.cand[k];
             if !blocked[k] && self.inst.fits(a + c.a, b + c.b) {
                 (a, b, v) = (a + c.a, b + c.b, v + c.v);
                 ks.push(k);
