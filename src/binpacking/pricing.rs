@@ -7,7 +7,7 @@
 //! that do not conflict with those taken — each drops the other rows, so each is valid;
 //! identical items are left in order, so copies of a `.vbp` item type are not permuted).
 
-use crate::colgen::{BranchPricing, Column, Decisions, Priced, Pricing};
+use crate::colgen::{quick_then_exact, BranchPricing, Decisions, Priced, Pricing, Searched};
 use crate::error::Result;
 use crate::solver::Deadline;
 use serde::{Deserialize, Serialize};
@@ -74,18 +74,13 @@ impl BinKnapsack {
 
     /// The most valuable bins at `values` (per item), best first, and whether the search
     /// completed (then the first is the exact optimum).
-    pub fn search(&self, values: &[f64]) -> (Vec<(f64, Vec<usize>)>, bool, u64) {
+    pub fn search(&self, values: &[f64]) -> Searched {
         self.search_within(values, self.settings.node_limit, &Deadline::none())
     }
 
     /// [`BinKnapsack::search`] with at most `limit` branch-and-bound nodes, stopping (not
     /// complete) once `deadline` passes.
-    fn search_within(
-        &self,
-        values: &[f64],
-        limit: u64,
-        deadline: &Deadline,
-    ) -> (Vec<(f64, Vec<usize>)>, bool, u64) {
+    fn search_within(&self, values: &[f64], limit: u64, deadline: &Deadline) -> Searched {
         // Candidate groups: positive value, fitting alone.
         let dims = self.capacity.len();
         let mut cand: Vec<(usize, Vec<u64>, f64)> = self
@@ -241,7 +236,7 @@ impl BinKnapsack {
     /// The 0-1 knapsack by dynamic programming over exact weights (no conflicts among the
     /// candidates): `f[w]` = the most value of a bin of weight exactly `w`; the best bins of
     /// distinct weights are read back, best first (distinct weights: distinct item sets).
-    fn dynamic(&self, cand: &[(usize, Vec<u64>, f64)]) -> (Vec<(f64, Vec<usize>)>, bool, u64) {
+    fn dynamic(&self, cand: &[(usize, Vec<u64>, f64)]) -> Searched {
         let cap = self.capacity[0] as usize;
         let n = cand.len();
         let mut f = vec![f64::NEG_INFINITY; cap + 1];
@@ -427,29 +422,15 @@ impl Pricing for BinKnapsack {
     /// A quick search first (`quick_nodes`); the exact one only when it found no improving
     /// bin (while diving, never: the dive wants cheap columns, not proofs).
     fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced> {
-        let floor = 1.0 + self.settings.improvement_tol;
-        let (mut bins, mut complete, mut nodes) = self.search_within(
-            duals,
-            self.settings.quick_nodes.min(self.settings.node_limit),
-            deadline,
-        );
-        if !complete && !self.diving && bins.first().is_none_or(|b| b.0 <= floor) {
-            let (b, c, n) = self.search_within(duals, self.settings.node_limit, deadline);
-            (bins, complete, nodes) = (b, c, nodes + n);
-        }
-        // A complete search proves no bin above its best or the aim it pruned at (the dynamic
-        // programme ignores the aim: its best is exact).
-        let best = bins.first().map_or(0.0, |b| b.0).max(self.aim);
-        let columns: Vec<(Column, f64)> = bins
-            .into_iter()
-            .map(|(v, items)| (items.into_iter().map(|i| (i, 1.0)).collect(), v))
-            .collect();
-        Ok(Priced {
-            columns,
-            proven_max: complete.then_some(best),
-            upper_bound: None,
-            nodes,
-        })
+        let st = &self.settings;
+        Ok(quick_then_exact(
+            |limit, _exact| self.search_within(duals, limit, deadline),
+            st.quick_nodes,
+            st.node_limit,
+            1.0 + st.improvement_tol,
+            self.aim,
+            self.diving,
+        ))
     }
 
     fn aim(&mut self, enough: f64) {

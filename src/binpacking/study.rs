@@ -25,14 +25,10 @@ pub fn run(args: &StudyArgs) -> Result<String> {
             &settings,
             &Deadline::after(Some(settings.study_seconds)),
         )?;
-        let c = &sol.certificate;
-        Ok(BenchRun {
-            bins: sol.bins.len() as u64,
-            bound: c.bound.unwrap_or(0.0) as u64,
-            seconds: c.seconds,
-            root_lp: c.stats.get("root_lp").copied().unwrap_or(f64::NAN),
-            nodes: c.stats.get("nodes").copied().unwrap_or(0.0),
-            violations: verify(&inst, &sol).len(),
-        })
+        Ok(BenchRun::of(
+            sol.bins.len(),
+            &sol.certificate,
+            verify(&inst, &sol).len(),
+        ))
     })
 }

@@ -92,6 +92,39 @@ pub fn check_partition(
     out
 }
 
+/// Bins found by a pricing search (value, items, best first), whether the search completed,
+/// and the nodes it spent.
+pub type Searched = (Vec<(f64, Vec<usize>)>, bool, u64);
+
+/// The pricing answer of a bin-packing-like oracle: `search(limit, exact)` with `quick` nodes
+/// first, and the exact search (`limit` nodes) only when the quick one found no bin above
+/// `floor` and no dive is on (a dive wants cheap columns, not proofs). A complete search
+/// proves no bin above its best or the `aim` it pruned at.
+pub fn quick_then_exact(
+    mut search: impl FnMut(u64, bool) -> Searched,
+    quick: u64,
+    limit: u64,
+    floor: f64,
+    aim: f64,
+    diving: bool,
+) -> super::Priced {
+    let (mut bins, mut complete, mut nodes) = search(quick.min(limit), false);
+    if !complete && !diving && bins.first().is_none_or(|b| b.0 <= floor) {
+        let (b, c, n) = search(limit, true);
+        (bins, complete, nodes) = (b, c, nodes + n);
+    }
+    let best = bins.first().map_or(0.0, |b| b.0).max(aim);
+    super::Priced {
+        columns: bins
+            .into_iter()
+            .map(|(v, items)| (items.into_iter().map(|i| (i, 1.0)).collect(), v))
+            .collect(),
+        proven_max: complete.then_some(best),
+        upper_bound: None,
+        nodes,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

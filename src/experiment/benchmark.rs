@@ -90,6 +90,20 @@ pub struct BenchRun {
 }
 
 impl BenchRun {
+    /// The run of an answer with `bins` bins and `certificate` (bound, seconds, and the
+    /// `root_lp` and `nodes` stats when present), `violations` its `verify` findings.
+    pub fn of(bins: usize, certificate: &crate::problem::Certificate, violations: usize) -> Self {
+        let stat = |k: &str, none: f64| certificate.stats.get(k).copied().unwrap_or(none);
+        BenchRun {
+            bins: bins as u64,
+            bound: certificate.bound.unwrap_or(0.0) as u64,
+            seconds: certificate.seconds,
+            root_lp: stat("root_lp", f64::NAN),
+            nodes: stat("nodes", 0.0),
+            violations,
+        }
+    }
+
     /// Disagreements with the published values: a packing below a proven optimum or the best
     /// lower bound, a bound above the optimum or the best packing.
     fn contradictions(&self, k: &Known) -> usize {

@@ -14,7 +14,7 @@
 
 use super::instance::{Instance, TOL};
 use super::lagrange::Lagrange;
-use crate::colgen::{BranchPricing, Column, Decisions, Priced, Pricing};
+use crate::colgen::{quick_then_exact, BranchPricing, Decisions, Priced, Pricing, Searched};
 use crate::error::Result;
 use crate::solver::Deadline;
 use serde::{Deserialize, Serialize};
@@ -94,7 +94,7 @@ impl SocKnapsack {
 
     /// The most valuable bins at `values` (per item), best first, whether the search completed
     /// (then the first is the exact optimum), and the nodes spent.
-    pub fn search(&self, values: &[f64]) -> (Vec<(f64, Vec<usize>)>, bool, u64) {
+    pub fn search(&self, values: &[f64]) -> Searched {
         self.search_within(values, self.settings.node_limit, true, &Deadline::none())
     }
 
@@ -105,7 +105,7 @@ impl SocKnapsack {
         limit: u64,
         exact: bool,
         deadline: &Deadline,
-    ) -> (Vec<(f64, Vec<usize>)>, bool, u64) {
+    ) -> Searched {
         let inst = &self.inst;
         let dec = &self.decisions;
         let mut cand: Vec<Cand> = dec
@@ -470,29 +470,15 @@ impl Pricing for SocKnapsack {
     /// A quick search first (`quick_nodes`); the exact one only when it found no improving
     /// bin (while diving, never).
     fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced> {
-        let floor = 1.0 + self.settings.improvement_tol;
-        let (mut bins, mut complete, mut nodes) = self.search_within(
-            duals,
-            self.settings.quick_nodes.min(self.settings.node_limit),
-            false,
-            deadline,
-        );
-        if !complete && !self.diving && bins.first().is_none_or(|b| b.0 <= floor) {
-            let (b, c, n) = self.search_within(duals, self.settings.node_limit, true, deadline);
-            (bins, complete, nodes) = (b, c, nodes + n);
-        }
-        // A complete search proves no bin above its best or the aim it pruned at.
-        let best = bins.first().map_or(0.0, |b| b.0).max(self.aim);
-        let columns: Vec<(Column, f64)> = bins
-            .into_iter()
-            .map(|(v, items)| (items.into_iter().map(|i| (i, 1.0)).collect(), v))
-            .collect();
-        Ok(Priced {
-            columns,
-            proven_max: complete.then_some(best),
-            upper_bound: None,
-            nodes,
-        })
+        let st = &self.settings;
+        Ok(quick_then_exact(
+            |limit, exact| self.search_within(duals, limit, exact, deadline),
+            st.quick_nodes,
+            st.node_limit,
+            1.0 + st.improvement_tol,
+            self.aim,
+            self.diving,
+        ))
     }
 
     fn aim(&mut self, enough: f64) {
