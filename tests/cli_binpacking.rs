@@ -70,8 +70,15 @@ fn every_method_verifies_and_bp_proves_the_published_optimum() {
             if m == "bp" {
                 assert_eq!(obj, optimum, "{file}");
                 assert_eq!(c["status"], "optimal", "{file}");
-                let root = c["stats"]["root_lp"].as_f64().unwrap();
-                assert!((root - lp_bound).abs() < 0.006, "{file}: root LP {root}");
+                // The root stops once its bound rounds up to the packing in hand (the local
+                // search may bring it there first): at least Brandão's LP bound, at most the
+                // optimum. The LP itself is checked by the library test with that stop off.
+                if let Some(root) = c["stats"]["root_lp"].as_f64() {
+                    assert!(
+                        root >= lp_bound - 0.006 && root <= optimum + 1e-9,
+                        "{file}: root LP {root}"
+                    );
+                }
             }
         }
     }

@@ -5,6 +5,7 @@
 
 mod aggregate;
 mod instance;
+mod local;
 mod pricing;
 mod problem;
 mod solve;

@@ -2,6 +2,7 @@
 
 use super::aggregate::{self, Types};
 use super::instance::Instance;
+use super::local::{self, LocalSettings};
 use super::pricing::{BinKnapsack, PricingSettings};
 use crate::colgen::{branch_and_price, check_partition, partition, BpEnd, BpSettings, Column};
 use crate::error::Result;
@@ -64,6 +65,8 @@ pub struct Settings {
     pub bp: BpSettings,
     /// `experiment binpacking-bpplib`: seconds per instance (`solve` takes `--time-limit`).
     pub study_seconds: f64,
+    /// One dimension: the local search that lowers the bin count before and after the root.
+    pub local: LocalSettings,
     /// With identical items, column generation and dives over item types first (the
     /// cutting-stock master); the unit-item tree only when they leave a gap.
     pub aggregate: bool,
@@ -75,6 +78,7 @@ impl Default for Settings {
             pricing: PricingSettings::default(),
             bp: BpSettings::default(),
             study_seconds: 10.0,
+            local: LocalSettings::default(),
             aggregate: true,
         }
     }
@@ -150,8 +154,46 @@ pub fn solve(
         Method::Cg | Method::Bp => {
             let mut start = fit_decreasing(inst, true);
             let (mut lower, mut root_lp, mut columns) = (inst.volume_bound(), f64::NAN, 0);
+            // One dimension: the Martello–Toth bound, and the local search towards it.
+            let weights: Option<Vec<u64>> =
+                (inst.dims() == 1).then(|| inst.items.iter().map(|w| w[0]).collect());
+            let local = |start: Vec<Vec<usize>>, lower: u64, share: f64| match &weights {
+                Some(w) if settings.local.enabled && start.len() as u64 > lower => {
+                    let phase = match deadline.remaining_secs() {
+                        Some(left) => deadline.capped(left * share),
+                        None => deadline.capped(settings.local.unlimited_seconds),
+                    };
+                    local::reduce(
+                        w,
+                        inst.capacity[0],
+                        start,
+                        lower as usize,
+                        &settings.local,
+                        &phase,
+                    )
+                }
+                _ => start,
+            };
+            if let Some(w) = &weights {
+                lower = lower.max(local::l2_bound(w, inst.capacity[0]));
+                if settings.local.enabled {
+                    if let Some(mbs) = local::min_bin_slack(w, inst.capacity[0], deadline) {
+                        log::debug!("MBS′: {} bins, BFD {}", mbs.len(), start.len());
+                        if mbs.len() < start.len() {
+                            start = mbs;
+                        }
+                    }
+                }
+            }
             let types = Types::of(inst);
             let aggregated = settings.aggregate && types.count() < inst.len();
+            // Without aggregation no root comes between the two phases: one, the longer.
+            let share = if aggregated {
+                settings.local.share_before_root
+            } else {
+                settings.local.share_after_root
+            };
+            start = local(start, lower, share);
             if aggregated {
                 let root = aggregate::root(
                     inst,
@@ -162,7 +204,7 @@ pub fn solve(
                     deadline,
                 )?;
                 (lower, root_lp, columns) = (root.bound.max(lower), root.lp, root.columns);
-                start = root.bins;
+                start = local(root.bins, lower, settings.local.share_after_root);
             }
             let stats = &mut certificate.stats;
             let bins = if (start.len() as u64) <= lower || (aggregated && method == Method::Cg) {

@@ -3,7 +3,7 @@
 
 use super::pricing::{PricingSettings, SocKnapsack};
 use super::*;
-use crate::colgen::BranchPricing;
+use crate::colgen::{assert_against_optimum, BranchPricing};
 use crate::solver::Deadline;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -83,20 +83,13 @@ fn branch_and_price_equals_brute_force() {
             let sol = solve(&inst, m, &settings, &Deadline::none()).unwrap();
             let v = verify(&inst, &sol);
             assert!(v.is_empty(), "case {case} {m}: {v:?}");
-            let c = &sol.certificate;
-            assert!(
-                c.objective.unwrap() >= opt,
-                "case {case} {m}: below the optimum"
-            );
-            assert!(
-                c.bound.unwrap() <= opt + 1e-9,
-                "case {case} {m}: bound above"
-            );
-            if m == Method::Bp {
-                assert_eq!(c.objective, Some(opt), "case {case}: {inst:?}");
-                assert_eq!(c.status, crate::Status::Optimal, "case {case}");
-                branched += usize::from(c.stats["nodes"] > 1.0);
-            }
+            let ctx = format!("case {case} {m}: {inst:?}");
+            branched += usize::from(assert_against_optimum(
+                &sol.certificate,
+                opt,
+                m == Method::Bp,
+                &ctx,
+            ));
         }
     }
     assert!(branched > 0, "no instance needed branching");
