@@ -141,7 +141,7 @@ pub fn solve(flat: &Instance, closed: f64, max_nodes: u64, deadline: &Deadline) 
     ];
     let mut best: Option<(f64, Placement)> = None;
     for mut p in seeds.into_iter().flatten() {
-        out.descent_steps += improve::descend(flat, &mut p, floor, deadline);
+        out.descent_steps += improve::improve(flat, &mut p, floor, deadline);
         let l = improve::max_load(flat, &p);
         if best.as_ref().is_none_or(|b| l < b.0) {
             best = Some((l, p));

@@ -64,11 +64,7 @@ pub fn memory_ffd(inst: &Instance) -> Option<Placement> {
 ///
 /// Each step lowers the sorted vector of loads lexicographically, so the descent ends.
 pub fn descend(inst: &Instance, p: &mut [usize], floor: f64, deadline: &Deadline) -> u64 {
-    let (mut cpu, mut mem) = host_loads(inst, p);
-    let mut on: Vec<Vec<usize>> = vec![Vec::new(); inst.hosts];
-    for (i, &h) in p.iter().enumerate() {
-        on[h].push(i);
-    }
+    let (mut cpu, mut mem, mut on) = state(inst, p);
     let a = |i: usize| inst.jobs[i].cpu;
     let m = |i: usize| inst.jobs[i].mem;
     let mut steps = 0u64;
@@ -117,6 +113,85 @@ pub fn descend(inst: &Instance, p: &mut [usize], floor: f64, deadline: &Deadline
             shift(&mut on, &mut cpu, &mut mem, p, j, g, top, a(j), m(j));
         }
     }
+}
+
+/// [`descend`], then, while it helps, a balancing pass and [`descend`] again: the pass takes
+/// every pair of hosts and makes the move or swap between them that brings their loads
+/// closest (lowering `Σ L²`) without either passing the largest load or the memory; the
+/// freed room lets the next descent lower the largest load further. Stops after a round that
+/// does not lower the largest load.
+pub fn improve(inst: &Instance, p: &mut [usize], floor: f64, deadline: &Deadline) -> u64 {
+    let mut steps = descend(inst, p, floor, deadline);
+    let mut peak = max_load(inst, p);
+    while peak > floor && !deadline.expired() {
+        steps += balance(inst, p, peak);
+        steps += descend(inst, p, floor, deadline);
+        let now = max_load(inst, p);
+        if now >= peak * (1.0 - PROGRESS) {
+            break;
+        }
+        peak = now;
+    }
+    steps
+}
+
+/// One balancing pass over all pairs of hosts (see [`improve`]); returns the changes made.
+fn balance(inst: &Instance, p: &mut [usize], peak: f64) -> u64 {
+    let (mut cpu, mut mem, mut on) = state(inst, p);
+    let a = |i: usize| inst.jobs[i].cpu;
+    let m = |i: usize| inst.jobs[i].mem;
+    let mut changes = 0;
+    for x in 0..inst.hosts {
+        for y in x + 1..inst.hosts {
+            // The CPU shifted from x to y and the memory with it; best = closest loads.
+            let diff = cpu[x] - cpu[y];
+            let mut best: Option<(f64, usize, Option<usize>, bool)> = None;
+            let mut consider = |d: f64, dm: f64, i: usize, j: Option<usize>, x_to_y: bool| {
+                let (d, dm) = if x_to_y { (d, dm) } else { (-d, -dm) };
+                let gap = (diff - 2.0 * d).abs();
+                if gap < diff.abs() * (1.0 - PROGRESS)
+                    && cpu[x] - d < peak
+                    && cpu[y] + d < peak
+                    && mem[x] - dm <= 1.0
+                    && mem[y] + dm <= 1.0
+                    && best.is_none_or(|b| gap < b.0)
+                {
+                    best = Some((gap, i, j, x_to_y));
+                }
+            };
+            for &i in &on[x] {
+                consider(a(i), m(i), i, None, true);
+                for &j in &on[y] {
+                    consider(a(i) - a(j), m(i) - m(j), i, Some(j), true);
+                }
+            }
+            for &j in &on[y] {
+                consider(a(j), m(j), j, None, false);
+            }
+            let Some((_, i, j, x_to_y)) = best else {
+                continue;
+            };
+            changes += 1;
+            let (from, to) = if x_to_y { (x, y) } else { (y, x) };
+            shift(&mut on, &mut cpu, &mut mem, p, i, from, to, a(i), m(i));
+            if let Some(j) = j {
+                shift(&mut on, &mut cpu, &mut mem, p, j, to, from, a(j), m(j));
+            }
+        }
+    }
+    changes
+}
+
+/// CPU and memory load of every host, and the items on it.
+type State = (Vec<f64>, Vec<f64>, Vec<Vec<usize>>);
+
+fn state(inst: &Instance, p: &[usize]) -> State {
+    let (cpu, mem) = host_loads(inst, p);
+    let mut on: Vec<Vec<usize>> = vec![Vec::new(); inst.hosts];
+    for (i, &h) in p.iter().enumerate() {
+        on[h].push(i);
+    }
+    (cpu, mem, on)
 }
 
 #[allow(clippy::too_many_arguments)]
