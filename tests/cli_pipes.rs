@@ -68,7 +68,7 @@ fn solve_of_every_problem_and_method_family_ends_quietly_on_a_closed_pipe() {
             "vcsched",
             "data/vcsched-demo.json",
             vec![],
-            &["milp", "lp-bound", "gr", "sgb", "mcb8", "rrnd"],
+            &["exact", "milp", "lp-bound", "gr", "sgb", "mcb8", "rrnd"],
         ),
         (
             "periodic",

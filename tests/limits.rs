@@ -86,8 +86,8 @@ fn every_method_of_every_problem_returns_within_its_time_limit() {
 
     let vcs = "data/vcsched-64x500.json";
     for m in [
-        "milp", "lp-bound", "gr", "sg", "gb", "sgb", "mcb1", "mcb2", "mcb3", "mcb4", "mcb5",
-        "mcb6", "mcb7", "mcb8", "rrnd", "rrnz",
+        "exact", "milp", "lp-bound", "gr", "sg", "gb", "sgb", "mcb1", "mcb2", "mcb3", "mcb4",
+        "mcb5", "mcb6", "mcb7", "mcb8", "rrnd", "rrnz",
     ] {
         check(dir, "vcsched", vcs, m, With::default());
     }
@@ -112,7 +112,7 @@ fn every_method_of_every_problem_returns_within_its_time_limit() {
             "0.2",
         ],
     );
-    for m in ["adapt", "milp"] {
+    for m in ["adapt", "milp", "exact"] {
         check(dir, "vcsched", &adapt, m, With::default());
     }
 

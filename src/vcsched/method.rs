@@ -19,6 +19,8 @@ use std::time::Instant;
 /// A VCSched method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Method {
+    /// The largest CPU load minimised exactly (bounds, seeds, descent, branch-and-bound).
+    Exact,
     /// Equations 3–11 solved by HiGHS.
     Milp,
     /// The rational relaxation (closed form and HiGHS).
@@ -45,6 +47,7 @@ impl Method {
     /// Every method, in the order tables list them.
     pub fn all() -> Vec<Method> {
         let mut v = vec![
+            Method::Exact,
             Method::Milp,
             Method::LpBound,
             Method::Gr,
@@ -57,14 +60,17 @@ impl Method {
         v
     }
 
-    /// The heuristics (every method but `milp` and `lp-bound`).
+    /// The heuristics (every method but `exact`, `milp` and `lp-bound`).
     pub fn heuristics() -> Vec<Method> {
-        Self::all().into_iter().skip(2).collect()
+        Self::all().into_iter().skip(3).collect()
     }
 
     /// One line: what the method does.
     pub fn description(&self) -> &'static str {
         match self {
+            Method::Exact => {
+                "exact: least largest CPU load under memory (bounds, seeds, local search, branch-and-bound)"
+            }
             Method::Milp => "the exact MILP (equations 3–11) by HiGHS, warm-started by MCB8",
             Method::LpBound => "the rational relaxation's bound (closed form and HiGHS)",
             Method::Gr => "greedy, jobs in file order",
@@ -85,6 +91,7 @@ impl Method {
     /// The name used on the command line and in files.
     pub fn name(&self) -> String {
         match self {
+            Method::Exact => "exact".into(),
             Method::Milp => "milp".into(),
             Method::LpBound => "lp-bound".into(),
             Method::Gr => "gr".into(),
@@ -125,6 +132,9 @@ pub struct Settings {
     /// MILP: give HiGHS the MCB8 placement (the `adapt` placement for an adaptation) as its
     /// first incumbent.
     pub warm_start: bool,
+    /// `exact`: nodes of its branch-and-bound before it settles for incumbent, bound and gap
+    /// (a node count keeps the result deterministic, where a time slice would not).
+    pub exact_max_nodes: u64,
     /// Adaptation: overrides the instance's migration budget (memory units).
     pub budget: Option<f64>,
     /// Adaptation MILP: branch-and-bound nodes spent on equations 22–31 directly before the
@@ -147,6 +157,7 @@ impl Default for Settings {
             gap_tolerance: 1e-6,
             symmetry_breaking: true,
             warm_start: true,
+            exact_max_nodes: 2_000_000,
             budget: None,
             adapt_direct_nodes: 100,
             highs: HighsSettings::default(),
@@ -323,6 +334,23 @@ pub fn solve_sharing(
             ..Found::placement(None)
         },
         (Method::Milp, Some(ub)) => exact(inst, settings, &deadline, ub)?,
+        // An adaptation's hosts are distinct (current hosts, a budget): the MILP route.
+        (Method::Exact, Some(ub)) if inst.is_adaptation() => {
+            exact(inst, settings, &deadline, ub)?.stat("route_milp", 1.0)
+        }
+        (Method::Exact, Some(ub)) => {
+            let o = super::exact::solve(flat, ub, settings.exact_max_nodes, &deadline);
+            Found {
+                placement: o.placement,
+                bound: Some(o.bound),
+                infeasible: o.infeasible,
+                stats: BTreeMap::new(),
+            }
+            .stat("nodes", o.nodes as f64)
+            .stat("exhausted", f64::from(u8::from(o.exhausted)))
+            .stat("descent_steps", o.descent_steps as f64)
+            .stat("probes", f64::from(o.probes))
+        }
         (Method::Adapt, Some(ub)) => {
             let a = adapt::adapt(inst, ub, settings.mcb_tolerance);
             Found::placement(a.placement).stat("moves", a.moves as f64)
@@ -358,7 +386,7 @@ pub fn solve_sharing(
             Found::placement(p)
         }
     };
-    if inst.is_adaptation() && !matches!(method, Method::Milp | Method::Adapt) {
+    if inst.is_adaptation() && !matches!(method, Method::Milp | Method::Exact | Method::Adapt) {
         found = fit_budget(inst, found);
     }
     if reused.is_some() {

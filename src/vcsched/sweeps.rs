@@ -114,11 +114,10 @@ fn names(methods: &[&str]) -> Vec<String> {
 pub fn all() -> Vec<Sweep<GenSpec>> {
     use super::Method;
     // `adapt` is for adaptation instances; on these it is greedy + local search.
-    let no_adapt = |skip: usize| -> Vec<String> {
+    let no_adapt = |skip: &[Method]| -> Vec<String> {
         Method::all()
             .iter()
-            .skip(skip)
-            .filter(|m| **m != Method::Adapt)
+            .filter(|m| **m != Method::Adapt && !skip.contains(m))
             .map(|m| m.name())
             .collect()
     };
@@ -128,7 +127,7 @@ pub fn all() -> Vec<Sweep<GenSpec>> {
             name: "vcsched-small",
             title: "RR-6692 §4.1 small set: 4 hosts, 6/8/10/12 jobs, 144 specifications",
             per_spec: 10,
-            methods: no_adapt(0),
+            methods: no_adapt(&[]),
             columns: columns.clone(),
             instances: small,
         },
@@ -136,7 +135,7 @@ pub fn all() -> Vec<Sweep<GenSpec>> {
             name: "vcsched-large",
             title: "RR-6692 §4.1 large set: 64 hosts, 100/250/500 jobs, 108 specifications",
             per_spec: 100,
-            methods: no_adapt(1),
+            methods: no_adapt(&[Method::Milp]),
             columns: columns.clone(),
             instances: large,
         },
