@@ -7,6 +7,7 @@ mod aggregate;
 mod instance;
 mod pricing;
 mod problem;
+pub mod selfcheck;
 mod solve;
 mod study;
 #[cfg(test)]

@@ -1,0 +1,57 @@
+//! The soak's smoke test: `vcalloc selfcheck` on 56 cases (8 per family) ends with no
+//! disagreement and a summary naming every family; a replayed case reports the same. The full
+//! soak (10,000 cases) is `make soak`.
+
+mod common;
+
+use common::vcalloc_ok;
+
+#[test]
+fn every_family_passes_a_short_soak() {
+    let out = vcalloc_ok(&[
+        "selfcheck",
+        "--cases",
+        "56",
+        "--seed",
+        "3",
+        "--threads",
+        "2",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let summary = text.lines().last().unwrap();
+    assert!(
+        summary.starts_with("selfcheck: 56 cases,") && summary.contains(" 0 disagreements"),
+        "{text}"
+    );
+    let families = vcalloc::problem::registry().len();
+    assert!(
+        summary.contains(&format!("{families} families")),
+        "{summary}"
+    );
+    for e in vcalloc::problem::registry() {
+        assert!(
+            text.lines().any(|l| l.trim_start().starts_with(e.name())),
+            "no case of {}: {text}",
+            e.name()
+        );
+    }
+}
+
+#[test]
+fn a_case_replays_from_its_seed() {
+    let seed = vcalloc::problem::selfcheck::case_seed(3, 1).to_string();
+    let out = vcalloc_ok(&["selfcheck", "--problem", "periodic", "--replay", &seed]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("no disagreement") && text.contains("instance: {"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_unknown_family_is_an_input_error() {
+    common::expect_input_error(
+        &["selfcheck", "--problem", "nosuch"],
+        &["--problem", "nosuch", "self-check"],
+    );
+}
