@@ -55,3 +55,30 @@ fn an_unknown_family_is_an_input_error() {
         &["--problem", "nosuch", "self-check"],
     );
 }
+
+/// Found by `make soak` (seed 1, case seed 5806866718373431672): on this two-node instance
+/// (caps equal to the node, one migration) `milp` claims `optimal` at 0.3427 with bound 0.3427
+/// while `brute` and `exact` prove 0.1752 — the MILP cuts off the optimal placement. Open:
+/// ignored until `market::milp` is fixed (`cargo test --test selfcheck -- --ignored`).
+#[test]
+#[ignore = "market milp: wrong proof on this instance (found by the soak); open"]
+fn market_milp_agrees_with_brute_force_on_the_soak_instance() {
+    let d = tempfile::tempdir().unwrap();
+    let settings = common::write(&d, "eps.json", r#"{"epsilon": 0.0}"#);
+    let file = "tests/data/selfcheck/rebalance-milp-5806866718373431672.json";
+    let objective = |method: &str| -> f64 {
+        let out = vcalloc_ok(&[
+            "solve",
+            "rebalance",
+            file,
+            "--method",
+            method,
+            "--settings",
+            settings.to_str().unwrap(),
+        ]);
+        let sol: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        sol["certificate"]["objective"].as_f64().unwrap()
+    };
+    let (brute, milp) = (objective("brute"), objective("milp"));
+    assert!((brute - milp).abs() <= 1e-6, "brute {brute}, milp {milp}");
+}
