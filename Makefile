@@ -1,8 +1,12 @@
 # The two commands of the README: `make demo` and `make test`. Both install what is missing
-# (cmake, a C++ compiler, libclang-dev) and build in release.
+# (cmake, a C++ compiler, libclang-dev) and build in release. `make soak` and `make fuzz` are
+# the reliability runs (docs/guide.md, "Reliability"); neither is part of `make test`.
 CARGO ?= cargo
+FUZZ_S ?= 600
+SOAK_CASES ?= 10000
+SOAK_SEED ?= 1
 
-.PHONY: deps demo test bench lint clean
+.PHONY: deps demo test bench lint clean soak fuzz fuzz-seed
 
 deps:
 	@bash scripts/install-deps.sh
@@ -20,6 +24,22 @@ bench: deps
 lint:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --release --all-targets -- -D warnings
+
+# Randomised cross-checks of every family's exact methods, bounds and heuristics; exits
+# non-zero on any disagreement, printing its seed and instance.
+soak: deps
+	$(CARGO) run --release --quiet -- selfcheck --cases $(SOAK_CASES) --seed $(SOAK_SEED)
+
+# Every parser's fuzz target for FUZZ_S seconds each (cargo-fuzz, nightly toolchain;
+# FUZZ_ENGINE=stable: the stable mutation driver of fuzz/stable/ instead).
+fuzz: deps
+	$(CARGO) build --release --quiet
+	FUZZ_S=$(FUZZ_S) bash fuzz/run.sh
+
+# (Re)seeds fuzz/corpus/ from data/ and fuzz/fixtures/.
+fuzz-seed:
+	$(CARGO) build --release --quiet
+	rm -rf fuzz/corpus && bash fuzz/seed.sh
 
 clean:
 	$(CARGO) clean

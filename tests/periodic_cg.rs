@@ -2,10 +2,10 @@
 //! periodic instances against brute-force partitioning, bounds against solutions, and every
 //! method's output through `verify`.
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::path::Path;
-use vcalloc::periodic::{self, peak, solve, verify, Instance, Job, Machine, Method, Settings};
+use vcalloc::periodic::selfcheck::{self, brute_force, random_instance};
+use vcalloc::periodic::{self, peak, solve, verify, Instance, Machine, Method, Settings};
+use vcalloc::problem::selfcheck::CaseReport;
 use vcalloc::{ceil_with_tolerance, Status};
 
 fn optima() -> Vec<(String, u64, f64)> {
@@ -59,121 +59,23 @@ fn tiny(seed: u64) -> Instance {
     random_instance(seed, 1..=4, 1..=2)
 }
 
-/// Jobs with means in `[1, 9)`, amplitudes up to the mean, any phase, on capacity 20.
-fn random_instance(
-    seed: u64,
-    jobs: std::ops::RangeInclusive<usize>,
-    tasks: std::ops::RangeInclusive<u32>,
-) -> Instance {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let jobs = (0..rng.random_range(jobs))
-        .map(|_| {
-            let mean = rng.random_range(1.0..9.0);
-            Job {
-                mean,
-                amplitude: mean * rng.random::<f64>(),
-                phase: std::f64::consts::TAU * rng.random::<f64>(),
-                tasks: rng.random_range(tasks.clone()),
-            }
-        })
-        .collect();
-    Instance {
-        capacity: 20.0,
-        jobs,
-    }
-}
-
-/// Fewest machines over every partition of the tasks.
-fn brute_force(inst: &Instance) -> u64 {
-    let tasks: Vec<usize> = inst
-        .jobs
-        .iter()
-        .enumerate()
-        .flat_map(|(j, job)| std::iter::repeat_n(j, job.tasks as usize))
-        .collect();
-    fn go(
-        inst: &Instance,
-        tasks: &[usize],
-        i: usize,
-        bins: &mut Vec<Vec<(usize, u32)>>,
-        best: &mut u64,
-    ) {
-        if bins.len() as u64 >= *best {
-            return;
-        }
-        if i == tasks.len() {
-            *best = bins.len() as u64;
-            return;
-        }
-        let j = tasks[i];
-        for b in 0..bins.len() {
-            let mut trial = bins[b].clone();
-            match trial.iter_mut().find(|e| e.0 == j) {
-                Some(e) => e.1 += 1,
-                None => trial.push((j, 1)),
-            }
-            if peak::fits(inst, &peak::load_of(inst, &trial)) {
-                let keep = std::mem::replace(&mut bins[b], trial);
-                go(inst, tasks, i + 1, bins, best);
-                bins[b] = keep;
-            }
-        }
-        bins.push(vec![(j, 1)]);
-        go(inst, tasks, i + 1, bins, best);
-        bins.pop();
-    }
-    let mut best = tasks.len() as u64;
-    go(inst, &tasks, 0, &mut Vec::new(), &mut best);
-    best
-}
-
 #[test]
 fn tiny_instances_against_brute_force() {
     let settings = Settings::default();
     for seed in 0..150 {
         let inst = tiny(seed);
         inst.validate(Path::new("t")).unwrap();
-        let opt = brute_force(&inst);
-        for m in Method::all() {
-            let sol = solve(&inst, m, &settings).unwrap();
-            assert!(
-                verify(&inst, &sol).is_empty(),
-                "seed {seed} {m}: {:?}",
-                verify(&inst, &sol)
-            );
-            assert!(
-                sol.lower_bound() <= opt,
-                "seed {seed} {m}: bound {} above optimum {opt}",
-                sol.lower_bound()
-            );
-            if let Some(machines) = sol.machines() {
-                assert!(
-                    machines >= opt,
-                    "seed {seed} {m}: {machines} below optimum {opt}"
-                );
-                if sol.status == Status::Optimal {
-                    assert_eq!(machines, opt, "seed {seed} {m}: claims optimal");
-                }
-            }
-            if m == Method::Cg {
-                // Tiny searches never reach a node cap: the loop ends with a proof or a closure.
-                assert_eq!(sol.stats["pricing_limit"], 0.0, "seed {seed}");
-                let z = sol.lp_bound.unwrap();
-                let w = peak::total_demand_bound(&inst);
-                // z_LP ≥ W/C up to rounding; machines ≥ ⌈z_LP⌉ and ≥ ⌈W/C⌉.
-                assert!(
-                    ceil_with_tolerance(z) <= opt,
-                    "seed {seed}: ⌈z⌉ above the optimum"
-                );
-                assert!(sol.machines().unwrap() >= ceil_with_tolerance(z).max(w));
-                if sol.stats["converged"] == 1.0 {
-                    assert!(
-                        z >= (w as f64 - 1.0) - 1e-9,
-                        "seed {seed}: z_LP {z} far below ⌈W/C⌉ {w}"
-                    );
-                }
-            }
-        }
+        let mut r = CaseReport::new("test", &inst);
+        selfcheck::check(&mut r, &inst, &settings);
+        assert!(
+            r.disagreements.is_empty(),
+            "seed {seed}: {:?}",
+            r.disagreements
+        );
+        assert!(
+            r.checks >= 3 * Method::all().len(),
+            "seed {seed}: too few checks"
+        );
     }
 }
 

@@ -170,15 +170,19 @@ impl Instance {
 
     /// Reads `path`: JSON when it ends in `.json`, VPSolver when `.vbp`, BPPLIB otherwise.
     pub fn load(path: &Path) -> Result<Instance> {
-        let text = crate::input::read_text(path)?;
+        Instance::from_text(&crate::input::read_text(path)?, path)
+    }
+
+    /// Parses the text of `path` in the format its name says (as [`Instance::load`]).
+    pub fn from_text(text: &str, path: &Path) -> Result<Instance> {
         match path.extension().and_then(|e| e.to_str()) {
             Some("json") => {
-                let inst: Instance = crate::input::parse_json(&text, path, "JSON")?;
+                let inst: Instance = crate::input::parse_json(text, path, "JSON")?;
                 inst.validate(path)?;
                 Ok(inst)
             }
-            Some("vbp") => Instance::from_vbp(&text, path),
-            _ => Instance::from_bpplib(&text, path),
+            Some("vbp") => Instance::from_vbp(text, path),
+            _ => Instance::from_bpplib(text, path),
         }
     }
 

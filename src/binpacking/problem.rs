@@ -174,6 +174,10 @@ impl Problem for BinPacking {
         Ok(generate(spec))
     }
 
+    fn selfcheck(seed: u64) -> Option<crate::problem::selfcheck::CaseReport> {
+        Some(super::selfcheck::case(seed))
+    }
+
     fn describe(inst: &Instance) -> String {
         format!("{} items, capacity {:?}", inst.len(), inst.capacity)
     }

@@ -2,109 +2,40 @@
 //! enumeration, heuristics never below the optimum.
 
 use super::pricing::{BinKnapsack, PricingSettings};
+use super::selfcheck::{self, random};
 use super::*;
-use crate::colgen::{assert_against_optimum, BranchPricing};
+use crate::colgen::BranchPricing;
+use crate::problem::selfcheck::CaseReport;
 use crate::solver::Deadline;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// The least number of bins, by trying every assignment of items to bins in canonical order
-/// (item `i` goes to one of the bins opened so far or a new one).
-fn brute(inst: &Instance) -> usize {
-    fn rec(inst: &Instance, i: usize, loads: &mut Vec<Vec<u64>>, best: &mut usize) {
-        if loads.len() >= *best {
-            return;
-        }
-        if i == inst.len() {
-            *best = loads.len();
-            return;
-        }
-        let w = &inst.items[i];
-        for b in 0..loads.len() {
-            let fits = (0..inst.dims()).all(|d| loads[b][d] + w[d] <= inst.capacity[d]);
-            if fits {
-                (0..inst.dims()).for_each(|d| loads[b][d] += w[d]);
-                rec(inst, i + 1, loads, best);
-                (0..inst.dims()).for_each(|d| loads[b][d] -= w[d]);
-            }
-        }
-        loads.push(w.clone());
-        rec(inst, i + 1, loads, best);
-        loads.pop();
-    }
-    let mut best = inst.len() + 1;
-    rec(inst, 0, &mut Vec::new(), &mut best);
-    best
-}
-
-/// Cases cycle through three shapes: one dimension with weights anywhere, one dimension with
-/// weights in `(C/5, C/2]` (the LP is often fractional), and two dimensions (a `.vbp`-like
-/// instance with a repeated item type).
-fn random(rng: &mut ChaCha8Rng, case: usize) -> Instance {
-    let capacity: u64 = rng.random_range(10..=40);
-    let n = rng.random_range(3..=10);
-    match case % 3 {
-        0 => Instance::one_dimensional(
-            capacity,
-            (0..n).map(|_| rng.random_range(2..=capacity)).collect(),
-        ),
-        1 => Instance::one_dimensional(
-            capacity,
-            (0..n)
-                .map(|_| rng.random_range(capacity / 5 + 1..=capacity / 2))
-                .collect(),
-        ),
-        _ => {
-            let c2: u64 = rng.random_range(10..=40);
-            let mut items: Vec<Vec<u64>> = (0..n)
-                .map(|_| {
-                    vec![
-                        rng.random_range(1..=capacity / 2),
-                        rng.random_range(1..=c2 / 2),
-                    ]
-                })
-                .collect();
-            items.push(items[0].clone());
-            Instance {
-                capacity: vec![capacity, c2],
-                items,
-            }
-        }
-    }
-}
-
-/// `bp` with no dive, no integer master, no local search and best fit's start proves the
-/// brute-force optimum (so the tree must find it); with the defaults too; `cg`'s bound and
-/// every heuristic sit on the right side of it; every answer verifies.
+/// `bp` with no dive, no integer master and no local search proves the brute-force optimum (so
+/// the tree must find it), and so do the defaults; `cg`'s bound and every heuristic sit on the
+/// right side of it; every answer verifies.
 #[test]
 fn branch_and_price_equals_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(22);
-    let mut bare = Settings::default();
-    bare.bp.root_dive = false;
-    bare.bp.integer_seconds = 0.0;
-    bare.local.enabled = false;
     let mut branched = 0;
     for case in 0..250 {
         let inst = random(&mut rng, case);
-        let opt = brute(&inst) as f64;
-        for (settings, tree) in [(&bare, true), (&Settings::default(), false)] {
-            for m in Method::all() {
-                let sol = solve(&inst, m, settings, &Deadline::none()).unwrap();
-                assert!(
-                    verify(&inst, &sol).is_empty(),
-                    "case {case} {m}: {:?}",
-                    verify(&inst, &sol)
-                );
-                let ctx = format!("case {case} {m}: {inst:?}");
-                let b = assert_against_optimum(&sol.certificate, opt, m == Method::Bp, &ctx);
-                branched += usize::from(tree && b);
-            }
+        for (settings, tree) in [
+            (selfcheck::branching_settings(), true),
+            (Settings::default(), false),
+        ] {
+            let mut r = CaseReport::new("test", &inst);
+            let bp = selfcheck::check(&mut r, &inst, &settings);
+            assert!(
+                r.disagreements.is_empty(),
+                "case {case}: {:?}",
+                r.disagreements
+            );
+            branched += usize::from(tree && bp.unwrap().certificate.stats["nodes"] > 1.0);
         }
     }
     assert!(branched > 0, "no instance needed branching");
 }
 
-/// The pricing's best bin equals enumeration of every subset honouring random decisions.
 #[test]
 fn pricing_equals_enumeration_under_decisions() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);

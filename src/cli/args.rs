@@ -46,6 +46,17 @@ pub enum Cmd {
     },
     /// A family's own command (`simulate`, `capacity`, …).
     Tool(ToolRun),
+    /// The soak of randomised cross-checks.
+    SelfCheck(SelfCheck),
+}
+
+/// `selfcheck --cases N --seed K [--problem P] [--replay SEED] [--threads T]`.
+pub struct SelfCheck {
+    pub cases: usize,
+    pub seed: u64,
+    pub problem: Option<String>,
+    pub replay: Option<u64>,
+    pub threads: Option<usize>,
 }
 
 /// `COMMAND PROBLEM FILE [options]` of a family's [`vcalloc::problem::Tool`].
@@ -368,7 +379,19 @@ pub fn command() -> Command {
         )
         .subcommand(Command::new("demo").about("Solve the embedded demo instance with an exact method and two heuristics"))
         .subcommand(experiment)
+        .subcommand(selfcheck_command())
         .subcommands(tool_commands())
+}
+
+fn selfcheck_command() -> Command {
+    let num = |id, name, help| value(id, name, help).value_parser(clap::value_parser!(u64));
+    Command::new("selfcheck")
+        .about("Soak: random tiny instances of every family, exact methods against brute force, bounds and heuristics against the optimum, every answer verified; exit 1 on any disagreement")
+        .arg(num("cases", "N", "Cases, dealt round-robin over the families (default 1000)").default_value("1000"))
+        .arg(num("seed", "K", "Base seed (default 1)").default_value("1"))
+        .arg(value("problem", "PROBLEM", "Only this family"))
+        .arg(num("replay", "SEED", "Run the one case of this seed (printed by a failed soak) and show it; needs --problem").requires("problem"))
+        .arg(num("threads", "T", "Worker threads (default: every core)"))
 }
 
 fn problem_of(m: &ArgMatches) -> (&'static dyn Entry, &ArgMatches) {
@@ -443,6 +466,16 @@ fn parse_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> Cmd {
         },
         "demo" => Cmd::Demo,
         "experiment" => experiment(sub),
+        "selfcheck" => {
+            let n = |id: &str| sub.get_one::<u64>(id).copied();
+            Cmd::SelfCheck(SelfCheck {
+                cases: n("cases").expect("defaulted") as usize,
+                seed: n("seed").expect("defaulted"),
+                problem: sub.get_one::<String>("problem").cloned(),
+                replay: n("replay"),
+                threads: n("threads").map(|t| t as usize),
+            })
+        }
         tool if registry()
             .iter()
             .any(|e| e.tools().iter().any(|t| t.command == tool)) =>

@@ -40,6 +40,7 @@ pub fn run(cmd: Cmd) -> i32 {
         Cmd::Merge { dirs, out } => super::experiment::merge(&dirs, &out),
         Cmd::Study { name, args } => super::experiment::study(&name, &args),
         Cmd::Tool(t) => tool(&t),
+        Cmd::SelfCheck(a) => super::selfcheck::run(&a),
     };
     match result {
         Ok(code) => code,

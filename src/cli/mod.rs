@@ -4,6 +4,7 @@
 pub mod args;
 mod commands;
 mod experiment;
+mod selfcheck;
 pub mod signals;
 
 pub use commands::run;

@@ -79,6 +79,18 @@ impl Default for BpSettings {
     }
 }
 
+impl BpSettings {
+    /// The search on its own: no root dive, no restricted integer master, so that the tree
+    /// itself must find and prove the optimum (the oracle tests and the soak use it).
+    pub fn branching_only() -> Self {
+        BpSettings {
+            root_dive: false,
+            integer_seconds: 0.0,
+            ..BpSettings::default()
+        }
+    }
+}
+
 /// How the search ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

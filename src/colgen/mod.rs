@@ -19,8 +19,6 @@ pub use decisions::Decisions;
 pub use dive::{dive, dive_with, DiveGuide, DiveOutcome, DiveSettings};
 pub use engine::{run, CgOutcome, CgSettings, Iteration, Termination};
 pub use integer::{integer_bins, repeat_by_counts, solve_integer_master, IntegerOutcome};
-#[cfg(test)]
-pub use packing::assert_against_optimum;
 pub use packing::{check_partition, partition, quick_then_exact, Searched};
 
 /// The restricted master problem: the solver adapter's covering LP.

@@ -125,28 +125,6 @@ pub fn quick_then_exact(
     }
 }
 
-/// Test check shared by the packing families: a method's certificate against a brute-force
-/// optimum — packing not below it, bound not above it, and for the exact method the optimum
-/// with `optimal`. Returns whether the exact method branched.
-#[cfg(test)]
-pub fn assert_against_optimum(
-    c: &crate::problem::Certificate,
-    opt: f64,
-    exact: bool,
-    ctx: &str,
-) -> bool {
-    assert!(c.objective.unwrap() >= opt, "{ctx}: below the optimum");
-    assert!(
-        c.bound.unwrap() <= opt + 1e-9,
-        "{ctx}: bound above the optimum"
-    );
-    if exact {
-        assert_eq!(c.objective, Some(opt), "{ctx}");
-        assert_eq!(c.status, crate::Status::Optimal, "{ctx}");
-    }
-    exact && c.stats["nodes"] > 1.0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,6 +23,7 @@ pub mod plots;
 mod problem;
 pub mod profile;
 pub mod schedule;
+pub mod selfcheck;
 #[cfg(test)]
 mod tests;
 pub mod verify;

@@ -184,6 +184,10 @@ impl Problem for Evolving {
         Ok(generate(&g, spec.seed))
     }
 
+    fn selfcheck(seed: u64) -> Option<crate::problem::selfcheck::CaseReport> {
+        Some(super::selfcheck::case(seed))
+    }
+
     fn describe(inst: &Instance) -> String {
         format!("{} apps on {} nodes", inst.apps.len(), inst.nodes)
     }

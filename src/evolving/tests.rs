@@ -7,8 +7,10 @@ use super::instance::{App, Instance};
 use super::method::{build_solution, solve, Method, RigidPath, Settings};
 use super::profile::{Profile, Step};
 use super::schedule::{add_schedule, list_schedule};
+use super::selfcheck::{self, random_steps, tiny};
 use super::verify::verify;
 use crate::error::{Error, Location};
+use crate::problem::selfcheck::CaseReport;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::Path;
@@ -18,13 +20,6 @@ const LIMITS: [ExpandLimit; 3] = [
     ExpandLimit::Finite(2),
     ExpandLimit::Infinite,
 ];
-
-fn random_steps(rng: &mut ChaCha8Rng, k_max: usize, d_max: i64, cap: i64) -> Vec<Step> {
-    let k = rng.random_range(1..=k_max);
-    (0..k)
-        .map(|_| Step::new(rng.random_range(1..=d_max), rng.random_range(1..=cap)))
-        .collect()
-}
 
 fn random_res(rng: &mut ChaCha8Rng, horizon: i64, cap: i64) -> Profile {
     let mut p = Profile::new();
@@ -216,20 +211,6 @@ fn verify_catches_broken_schedules() {
     let mut bad = good.clone();
     bad.apps.pop();
     assert!(has(&bad, "shape"));
-}
-
-/// Tiny random instances for the exact oracle.
-fn tiny(rng: &mut ChaCha8Rng, apps: usize) -> Instance {
-    let nodes = rng.random_range(2..=4);
-    Instance {
-        nodes,
-        apps: (0..apps)
-            .map(|a| App {
-                name: format!("a{a}"),
-                steps: random_steps(rng, 3, 3, nodes),
-            })
-            .collect(),
-    }
 }
 
 use super::exact_study::permutations;
@@ -555,60 +536,17 @@ fn arbitrary_input_never_panics() {
 /// objectives and every expand limit, its schedule passes `verify`, and no heuristic beats it.
 #[test]
 fn milp_equals_brute_force_and_bounds_every_heuristic() {
-    use super::milp::{solve_exact, ExactObjective};
-    use crate::solver::{Deadline, HighsSettings};
     let mut rng = ChaCha8Rng::seed_from_u64(91);
-    let highs = HighsSettings::default();
     let mut compared = 0;
     for case in 0..40 {
-        // The MILP sees durations on a grid of 10 s (its slots coarser than a second); the
-        // brute force, on one-second slots, the same instance divided by 10.
         let small = tiny(&mut rng, 2 + case % 3);
-        let mut inst = small.clone();
-        for app in &mut inst.apps {
-            for s in &mut app.steps {
-                s.duration *= 10;
-            }
-        }
-        for (l, label) in [
-            (ExpandLimit::NONE, Method::Nox),
-            (ExpandLimit::Finite(2), Method::X2),
-            (ExpandLimit::Infinite, Method::Infx),
-        ] {
-            for (objective, brute_objective) in [
-                (ExactObjective::Makespan, Objective::Makespan),
-                (ExactObjective::SumCompletion, Objective::SumCompletion),
-            ] {
-                let Some(truth) = exact(&small, l, brute_objective, None, 60, 5_000_000) else {
-                    continue;
-                };
-                let got =
-                    solve_exact(&inst, l, objective, 200_000, &highs, &Deadline::none()).unwrap();
-                assert!(got.optimal, "case {case}");
-                let v = got.value.unwrap();
-                let want = 10.0 * truth.value as f64;
-                assert!(
-                    (v - want).abs() < 1e-6,
-                    "case {case} {l:?} {objective:?}: MILP {v}, brute {want}"
-                );
-                let sol = build_solution(&inst, label, l, false, got.starts.clone().unwrap(), 0);
-                assert!(
-                    verify(&inst, &sol).is_empty(),
-                    "case {case}: {:?}",
-                    verify(&inst, &sol)
-                );
-                if objective == ExactObjective::Makespan {
-                    assert!((sol.metrics.makespan as f64 - v).abs() < 1e-6);
-                    for m in [label, Method::Rigid] {
-                        let h = solve(&inst, m, &Settings::default()).unwrap();
-                        if m == label || l == ExpandLimit::NONE {
-                            assert!(h.metrics.makespan as f64 >= v - 1e-9, "{m:?} beat the MILP");
-                        }
-                    }
-                }
-                compared += 1;
-            }
-        }
+        let mut r = CaseReport::new("test", &small);
+        compared += selfcheck::check_milp(&mut r, &small, None);
+        assert!(
+            r.disagreements.is_empty(),
+            "case {case}: {:?}",
+            r.disagreements
+        );
     }
     assert!(compared > 100, "{compared}");
 }

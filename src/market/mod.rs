@@ -22,6 +22,7 @@ pub mod rebalance_study;
 pub mod satbound;
 pub mod satisfaction;
 pub mod scenario;
+pub mod selfcheck;
 pub mod share;
 pub mod sim;
 pub mod simout;

@@ -136,6 +136,10 @@ impl Problem for Rebalance {
         Ok(generate(spec, spec.seed))
     }
 
+    fn selfcheck(seed: u64) -> Option<crate::problem::selfcheck::CaseReport> {
+        Some(super::selfcheck::case(seed))
+    }
+
     fn describe(inst: &Instance) -> String {
         format!("{} VMs on {} nodes", inst.vms.len(), inst.nodes.len())
     }

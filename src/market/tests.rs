@@ -1,6 +1,7 @@
 //! Cross-module tests of the rebalancer: the paper's golden example, tabu against the brute
 //! force, and `verify` catching tampered solutions.
 
+use super::selfcheck::{tiny, tiny_mixed, tiny_uncapped};
 use super::*;
 use crate::outcome::Status;
 
@@ -41,20 +42,6 @@ fn error_is_zero_on_one_node() {
         let sol = solve(&inst, Method::Keep, &Settings::default()).unwrap();
         assert!(sol.max_error < 1e-12, "seed {seed}: {}", sol.max_error);
     }
-}
-
-fn tiny(seed: u64) -> Instance {
-    let spec = GenSpec {
-        nodes_min: 2,
-        nodes_max: 3,
-        max_vms_per_node: 4,
-        fill: (0.4, 0.7),
-        migrations: (seed % 4) as usize,
-        ..GenSpec::default()
-    };
-    let mut inst = generate(&spec, seed);
-    inst.vms.truncate(8);
-    inst
 }
 
 #[test]
@@ -139,15 +126,6 @@ fn settings_validate_names_the_key() {
     assert!(Settings::default().validate().is_ok());
 }
 
-/// Tiny instances whose caps equal the node capacity, so no cap binds on any node (the
-/// pooled ideal of a large bidder may still be capped).
-fn tiny_uncapped(seed: u64) -> Instance {
-    let mut inst = tiny(seed);
-    let node = inst.nodes[0];
-    inst.vms.iter_mut().for_each(|vm| vm.cap = node);
-    inst
-}
-
 /// Two methods' proven optima agree to 1e-6.
 fn same_optimum(seed: u64, (a, sa): (&str, &Solution), (b, sb): (&str, &Solution)) {
     assert!(
@@ -210,55 +188,6 @@ fn milp_on_the_paper_example() {
     assert!((sol.max_error - 0.0625).abs() < 1e-9, "{}", sol.max_error);
     assert_eq!(sol.certificate.status, Status::Optimal);
     assert!(verify(&inst, &sol).is_empty());
-}
-
-/// Tiny random instances that exercise every branch of the exact search: 1–3 nodes of
-/// random size, ≤ 8 VMs with caps that bind or not, some zero bids and zero caps, a small
-/// `K` that may bind, `M` from 0 to 5.
-fn tiny_mixed(seed: u64) -> Instance {
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let nn = rng.random_range(1..=3usize);
-    let nodes: Vec<Res> = (0..nn)
-        .map(|_| Res::new(rng.random_range(2.0..8.0), rng.random_range(1000.0..4000.0)))
-        .collect();
-    let k = rng.random_range(2..=5usize);
-    let m = rng.random_range(0..=(nn * k).min(8));
-    let mut count = vec![0usize; nn];
-    let mut vms = Vec::new();
-    for _ in 0..m {
-        let free: Vec<usize> = (0..nn).filter(|&n| count[n] < k).collect();
-        let node = free[rng.random_range(0..free.len())];
-        count[node] += 1;
-        let small = nodes.iter().fold(Res::new(f64::MAX, f64::MAX), |a, n| {
-            Res::new(a.cpu.min(n.cpu), a.mem.min(n.mem))
-        });
-        let bid = |rng: &mut rand_chacha::ChaCha8Rng| {
-            if rng.random_bool(0.08) {
-                0.0
-            } else {
-                rng.random_range(0.5..40.0)
-            }
-        };
-        let cap = |rng: &mut rand_chacha::ChaCha8Rng, most: f64| {
-            if rng.random_bool(0.05) {
-                0.0
-            } else {
-                rng.random_range(0.1..=1.0) * most
-            }
-        };
-        vms.push(Vm {
-            node,
-            bid: Res::new(bid(&mut rng), bid(&mut rng)),
-            cap: Res::new(cap(&mut rng, small.cpu), cap(&mut rng, small.mem)),
-        });
-    }
-    Instance {
-        nodes,
-        vms,
-        max_vms_per_node: k,
-        migrations: rng.random_range(0..=5),
-    }
 }
 
 /// exact against the brute force in every error norm: the same optimum, status optimal, a

@@ -3,7 +3,7 @@
 
 use super::capacity::{check_min_sum, check_pcap, check_spec};
 use super::sharing::VmSpec;
-use super::swf::{read_swf, SwfOptions};
+use super::swf::{read_swf, SwfOptions, SwfTrace};
 use crate::error::{InputError, Location, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -115,7 +115,17 @@ impl Instance {
         vms_per_pm: usize,
         vm: VmSpec,
     ) -> Result<Instance> {
-        let trace = read_swf(path, opts)?;
+        Instance::from_trace(read_swf(path, opts)?, path, pms, vms_per_pm, vm)
+    }
+
+    /// [`Instance::from_swf`] of a trace already parsed from `path`.
+    pub fn from_trace(
+        trace: SwfTrace,
+        path: &Path,
+        pms: usize,
+        vms_per_pm: usize,
+        vm: VmSpec,
+    ) -> Result<Instance> {
         let Some(first) = trace.jobs.first() else {
             let why = "the trace has no job that passes the filter (serial, run time > 0)";
             return Err(InputError::new(path, Location::File, "", why).into());

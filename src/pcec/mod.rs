@@ -16,6 +16,7 @@ mod instance;
 mod method;
 pub mod plot;
 mod problem;
+pub mod selfcheck;
 pub mod sharing;
 mod sim;
 mod solution;

@@ -193,6 +193,10 @@ impl Problem for Pcec {
         Ok(generate(spec, spec.seed))
     }
 
+    fn selfcheck(seed: u64) -> Option<crate::problem::selfcheck::CaseReport> {
+        Some(super::selfcheck::case(seed))
+    }
+
     fn describe(inst: &Instance) -> String {
         format!(
             "{} jobs on {} PMs × {} VMs",

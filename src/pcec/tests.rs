@@ -200,32 +200,6 @@ fn deterministic_bits() {
     }
 }
 
-/// Plain depth-first search over every free VM (no symmetry reduction): the oracle of the
-/// oracle.
-fn brute_best(i: &Instance, st: &Settings) -> f64 {
-    let mut best = f64::INFINITY;
-    let mut stack = vec![sim::Sim::new(
-        i,
-        st.arrival_factor,
-        st.bins,
-        st.queue_episode_threshold,
-    )];
-    while let Some(mut s) = stack.pop() {
-        if !s.next_decision() {
-            best = best.min(solve::mean_xf(&s, st.xf_threshold));
-            continue;
-        }
-        for vm in 0..i.vm_count() {
-            if s.vm_job[vm].is_none() {
-                let mut c = s.clone();
-                c.start_head(vm);
-                stack.push(c);
-            }
-        }
-    }
-    best
-}
-
 #[test]
 fn enumeration_bounds_every_policy() {
     let st = Settings::default();
@@ -241,7 +215,7 @@ fn enumeration_bounds_every_policy() {
         assert!(verify(&i, &best).is_empty());
         assert_eq!(best.stats.get("best_nondelay_fcfs"), Some(&1.0));
         if seed < 12 {
-            let b = brute_best(&i, &st);
+            let b = super::selfcheck::brute_best(&i, &st);
             assert!(
                 (best.summary.mean_xf - b).abs() <= 1e-12 * b,
                 "seed {seed}: {} vs {b}",

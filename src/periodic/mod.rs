@@ -12,6 +12,7 @@ pub mod peak;
 mod pricing;
 mod problem;
 mod report;
+pub mod selfcheck;
 mod solution;
 mod verify;
 

@@ -100,6 +100,10 @@ impl Problem for Periodic {
         generate(spec.tasks, spec.amplitude, spec.jobs, spec.seed)
     }
 
+    fn selfcheck(seed: u64) -> Option<crate::problem::selfcheck::CaseReport> {
+        Some(super::selfcheck::case(seed))
+    }
+
     fn describe(inst: &Instance) -> String {
         format!("{} jobs, {} tasks", inst.jobs.len(), inst.num_tasks())
     }

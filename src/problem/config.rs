@@ -20,9 +20,14 @@ pub fn parse_value(text: &str) -> Value {
 
 /// Reads a settings document: TOML when the file ends in `.toml`, JSON otherwise.
 pub fn settings_from_file(path: &Path) -> Result<Value> {
-    let text = crate::input::read_text(path)?;
+    settings_from_text(&crate::input::read_text(path)?, path)
+}
+
+/// Parses a settings document's text: TOML when `path` ends in `.toml`, JSON otherwise;
+/// `path` names it in errors.
+pub fn settings_from_text(text: &str, path: &Path) -> Result<Value> {
     if path.extension().is_some_and(|e| e == "toml") {
-        let table: toml::Table = toml::from_str(&text).map_err(|e| {
+        let table: toml::Table = toml::from_str(text).map_err(|e| {
             let line = e
                 .span()
                 .map(|s| text[..s.start.min(text.len())].lines().count().max(1));
@@ -33,7 +38,7 @@ pub fn settings_from_file(path: &Path) -> Result<Value> {
             InputError::new(path, Location::File, "", format!("unusable TOML: {e}")).into()
         })
     } else {
-        crate::input::parse_json(&text, path, "settings")
+        crate::input::parse_json(text, path, "settings")
     }
 }
 
@@ -82,6 +87,25 @@ fn in_file(file: &Path, bad: Invalid) -> crate::Error {
     InputError::new(file, Location::Field(bad.key), bad.value, bad.reason).into()
 }
 
+/// Settings (or load options) from the text of a settings file (JSON, or TOML when `path`
+/// ends in `.toml`): decoded and validated, errors naming `path` and the field.
+pub fn settings_of_text<T>(text: &str, path: &Path) -> Result<T>
+where
+    T: DeserializeOwned + Validate,
+{
+    let doc = settings_from_text(text, path)?;
+    let t: T = decode(&doc).map_err(|(field, why)| {
+        let loc = if field == "." {
+            Location::File
+        } else {
+            Location::Field(field)
+        };
+        InputError::new(path, loc, "", format!("malformed settings: {why}"))
+    })?;
+    t.validate().map_err(|bad| in_file(path, bad))?;
+    Ok(t)
+}
+
 /// Settings (or load options) from their defaults, an optional file, and flags, in that
 /// order. The file is decoded and validated first (errors name its fields); each flag is then
 /// written and the result decoded and validated again, so an error names the flag.
@@ -90,19 +114,7 @@ where
     T: Default + Serialize + DeserializeOwned + Validate,
 {
     let mut current = match file {
-        Some(path) => {
-            let doc = settings_from_file(path)?;
-            let t: T = decode(&doc).map_err(|(field, why)| {
-                let loc = if field == "." {
-                    Location::File
-                } else {
-                    Location::Field(field)
-                };
-                InputError::new(path, loc, "", format!("malformed settings: {why}"))
-            })?;
-            t.validate().map_err(|bad| in_file(path, bad))?;
-            t
-        }
+        Some(path) => settings_of_text(&crate::input::read_text(path)?, path)?,
         None => T::default(),
     };
     for &(flag, raw) in flags {

@@ -20,11 +20,15 @@
 mod certificate;
 mod config;
 pub mod registry;
+pub mod selfcheck;
 
 #[doc(hidden)]
 pub use crate::input::by_name as method_by_name;
 pub use certificate::{Certificate, Sense};
-pub use config::{apply_flags, parse_value, settings_from_file, spec_from_flags, Applied};
+pub use config::{
+    apply_flags, parse_value, settings_from_file, settings_from_text, settings_of_text,
+    spec_from_flags, Applied,
+};
 pub use registry::{
     find, find_study, find_sweep, registry, Answer, Entry, InstanceRef, MethodRun, SolveRequest,
     SweepInfo,
@@ -453,6 +457,12 @@ pub trait Problem: Sized + 'static {
     /// The problem's extra commands.
     fn tools() -> Vec<Tool> {
         Vec::new()
+    }
+    /// One randomised cross-check of the family's exact methods, bounds and heuristics
+    /// against each other and against brute force on a tiny instance drawn from `seed`
+    /// (`vcalloc selfcheck`); `None` when the family has none.
+    fn selfcheck(_seed: u64) -> Option<selfcheck::CaseReport> {
+        None
     }
 }
 

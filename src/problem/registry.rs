@@ -180,6 +180,8 @@ pub trait Entry: Sync {
     fn studies(&self) -> Vec<super::Study>;
     /// The problem's extra commands.
     fn tools(&self) -> Vec<super::Tool>;
+    /// One self-check case ([`Problem::selfcheck`]).
+    fn selfcheck(&self, seed: u64) -> Option<super::selfcheck::CaseReport>;
 }
 
 /// The [`Entry`] of a [`Problem`].
@@ -385,5 +387,8 @@ impl<P: Problem> Entry for Registered<P> {
     }
     fn tools(&self) -> Vec<super::Tool> {
         P::tools()
+    }
+    fn selfcheck(&self, seed: u64) -> Option<super::selfcheck::CaseReport> {
+        P::selfcheck(seed)
     }
 }

@@ -148,11 +148,15 @@ impl Instance {
 
     /// Reads `path`: JSON when it ends in `.json`, `.cbp` otherwise.
     pub fn load_file(path: &Path) -> Result<Instance> {
-        let text = crate::input::read_text(path)?;
+        Instance::from_text(&crate::input::read_text(path)?, path)
+    }
+
+    /// Parses the text of `path` in the format its name says (as [`Instance::load_file`]).
+    pub fn from_text(text: &str, path: &Path) -> Result<Instance> {
         let inst: Instance = if path.extension().is_some_and(|e| e == "json") {
-            crate::input::parse_json(&text, path, "JSON")?
+            crate::input::parse_json(text, path, "JSON")?
         } else {
-            Instance::from_cbp(&text, path)?
+            Instance::from_cbp(text, path)?
         };
         inst.validate(path)?;
         Ok(inst)

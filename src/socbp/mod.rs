@@ -8,6 +8,7 @@ mod instance;
 mod lagrange;
 mod pricing;
 mod problem;
+pub mod selfcheck;
 mod solve;
 mod study;
 #[cfg(test)]

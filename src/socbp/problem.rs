@@ -189,6 +189,10 @@ impl Problem for SocPacking {
         Ok(generate(spec))
     }
 
+    fn selfcheck(seed: u64) -> Option<crate::problem::selfcheck::CaseReport> {
+        Some(super::selfcheck::case(seed))
+    }
+
     fn describe(inst: &Instance) -> String {
         format!(
             "{} items, capacity {}, D = {}",

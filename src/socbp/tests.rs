@@ -2,95 +2,30 @@
 //! enumeration under random decisions, heuristics never below the optimum, bad `.cbp` input.
 
 use super::pricing::{PricingSettings, SocKnapsack};
+use super::selfcheck::{self, brute, random, random_case};
 use super::*;
-use crate::colgen::{assert_against_optimum, BranchPricing};
+use crate::colgen::BranchPricing;
+use crate::problem::selfcheck::CaseReport;
 use crate::solver::Deadline;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::Path;
 
-/// The least number of bins over every assignment in canonical order (item `i` into a bin
-/// opened so far or a new one).
-fn brute(inst: &Instance) -> usize {
-    fn rec(inst: &Instance, i: usize, bins: &mut Vec<Vec<usize>>, best: &mut usize) {
-        if bins.len() >= *best {
-            return;
-        }
-        if i == inst.len() {
-            *best = bins.len();
-            return;
-        }
-        for k in 0..bins.len() {
-            bins[k].push(i);
-            let (a, b) = inst.sums(&bins[k]);
-            if inst.fits(a, b) {
-                rec(inst, i + 1, bins, best);
-            }
-            bins[k].pop();
-        }
-        bins.push(vec![i]);
-        rec(inst, i + 1, bins, best);
-        bins.pop();
-    }
-    let mut best = inst.len() + 1;
-    rec(inst, 0, &mut Vec::new(), &mut best);
-    best
-}
-
-/// 3–10 items; the root term large enough to matter (D up to 3), a repeated item; every
-/// other case with `a` in `(c/5, c/2)` and a small root term (the LP is often fractional).
-fn random(rng: &mut ChaCha8Rng) -> Instance {
-    random_case(rng, 0)
-}
-
-fn random_case(rng: &mut ChaCha8Rng, case: usize) -> Instance {
-    let capacity = rng.random_range(10.0..30.0);
-    let d = rng.random_range(0.0..3.0);
-    let n = rng.random_range(3..=10usize);
-    let mut inst = Instance {
-        capacity,
-        d,
-        a: Vec::new(),
-        b: Vec::new(),
-    };
-    for _ in 0..n {
-        let (a, share): (f64, f64) = if case % 2 == 1 {
-            (rng.random_range(capacity / 5.0..capacity / 2.0), 0.01)
-        } else {
-            (rng.random_range(0.5..capacity / 2.0), 0.3)
-        };
-        let b: f64 = rng.random_range(0.0..((capacity - a) / d.max(0.1)).powi(2) * share);
-        inst.a.push(a);
-        inst.b.push(b);
-    }
-    inst.a.push(inst.a[0]);
-    inst.b.push(inst.b[0]);
-    inst.validate(Path::new("random")).unwrap();
-    inst
-}
-
 #[test]
 fn branch_and_price_equals_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(2022);
-    let mut settings = Settings::default();
-    settings.bp.root_dive = false;
-    settings.bp.integer_seconds = 0.0;
+    let settings = selfcheck::branching_settings();
     let mut branched = 0;
     for case in 0..200 {
         let inst = random_case(&mut rng, case);
-        let opt = brute(&inst) as f64;
-        for m in Method::all() {
-            let sol = solve(&inst, m, &settings, &Deadline::none()).unwrap();
-            let v = verify(&inst, &sol);
-            assert!(v.is_empty(), "case {case} {m}: {v:?}");
-            let ctx = format!("case {case} {m}: {inst:?}");
-            branched += usize::from(assert_against_optimum(
-                &sol.certificate,
-                opt,
-                m == Method::Bp,
-                &ctx,
-            ));
-        }
+        let mut r = CaseReport::new("test", &inst);
+        let bp = selfcheck::check(&mut r, &inst, &settings);
+        assert!(
+            r.disagreements.is_empty(),
+            "case {case}: {:?}",
+            r.disagreements
+        );
+        branched += usize::from(bp.unwrap().certificate.stats["nodes"] > 1.0);
     }
     assert!(branched > 0, "no instance needed branching");
 }

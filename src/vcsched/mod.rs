@@ -20,6 +20,7 @@ pub mod relabel;
 pub mod relaxation;
 mod report;
 pub mod rounding;
+pub mod selfcheck;
 mod solution;
 mod sweeps;
 mod table;

@@ -256,6 +256,10 @@ impl Problem for VcSched {
         }
     }
 
+    fn selfcheck(seed: u64) -> Option<crate::problem::selfcheck::CaseReport> {
+        Some(super::selfcheck::case(seed))
+    }
+
     fn describe(inst: &Instance) -> String {
         format!(
             "{} jobs, {} tasks, {} hosts",

@@ -1,78 +1,11 @@
 //! Helpers shared by the integration tests: seeded random tiny instances.
 #![allow(dead_code)]
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::path::Path;
-use vcalloc::vcsched::{generate, Instance, Job, Spec};
+use vcalloc::vcsched::Instance;
 
-/// A tiny random instance (1–`max_hosts` hosts, 1–`max_jobs` jobs) from `seed`: half of the
-/// time drawn by the §4.1 generator with random parameters, half uniform in (0, 1].
-pub fn tiny_instance(seed: u64, max_hosts: usize, max_jobs: usize) -> Instance {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let hosts = rng.random_range(1..=max_hosts);
-    let jobs = rng.random_range(1..=max_jobs);
-    if rng.random_bool(0.5) {
-        let spec = Spec {
-            hosts,
-            jobs,
-            slack: rng.random_range(0.1..0.9),
-            cv_mem: [0.25, 0.75][rng.random_range(0..2)],
-            cv_cpu: [0.25, 0.75][rng.random_range(0..2)],
-            seed: rng.random(),
-            parallel: false,
-        };
-        if let Ok(inst) = generate(&spec) {
-            return inst;
-        }
-    }
-    let jobs = (0..jobs)
-        .map(|_| {
-            Job::new(
-                1.0 - rng.random::<f64>(),
-                (1.0 - rng.random::<f64>()) * rng.random_range(0.2..1.0),
-            )
-        })
-        .collect();
-    Instance::new(hosts, jobs, Path::new("<test>")).expect("valid by construction")
-}
-
-/// A tiny random instance with parallel jobs: 1–`max_hosts` hosts and jobs of 1–3 tasks, at
-/// most `max_tasks` tasks in all.
-pub fn tiny_parallel_instance(seed: u64, max_hosts: usize, max_tasks: usize) -> Instance {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5EED_7A5C);
-    let hosts = rng.random_range(1..=max_hosts);
-    let total = rng.random_range(1..=max_tasks);
-    let mut jobs = Vec::new();
-    let mut placed = 0;
-    while placed < total {
-        let tasks = rng.random_range(1..=3u32).min((total - placed) as u32);
-        placed += tasks as usize;
-        jobs.push(Job {
-            tasks,
-            ..Job::new(
-                1.0 - rng.random::<f64>(),
-                (1.0 - rng.random::<f64>()) * rng.random_range(0.1..0.7),
-            )
-        });
-    }
-    Instance::new(hosts, jobs, Path::new("<test>")).expect("valid by construction")
-}
-
-/// A tiny adaptation: a tiny (possibly parallel) instance whose tasks run on random hosts
-/// (each new with probability 0.3), with a budget drawn between 0 and the total memory.
-pub fn tiny_adaptation(seed: u64, max_hosts: usize, max_tasks: usize) -> Instance {
-    let mut inst = tiny_parallel_instance(seed, max_hosts, max_tasks);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xADA7);
-    let current = (0..inst.num_tasks())
-        .map(|_| (!rng.random_bool(0.3)).then(|| rng.random_range(0..inst.hosts)))
-        .collect();
-    inst.current = Some(current);
-    inst.budget = Some(rng.random_range(0.0..=inst.total_mem()));
-    inst.validate(Path::new("<test>"))
-        .expect("valid by construction");
-    inst
-}
+#[allow(unused_imports)]
+pub use vcalloc::vcsched::selfcheck::{tiny_adaptation, tiny_instance, tiny_parallel_instance};
 
 /// Runs the `vcalloc` binary.
 pub fn vcalloc(args: &[&str]) -> std::process::Output {
@@ -164,9 +97,9 @@ pub fn expect_input_error(args: &[&str], fragments: &[&str]) {
 }
 
 /// Solves `inst` with every method of `methods` and checks each answer against the true
-/// optimum `truth` (`None`: infeasible): it passes `verify`; no heuristic beats the optimum;
-/// no bound falls below it; `optimal` and `infeasible` are claimed only when true; `milp`
-/// finds the optimum. Returns how many methods found an allocation.
+/// optimum `truth` (`None`: infeasible), as the soak does
+/// ([`vcalloc::vcsched::selfcheck::check_methods`]): fails naming the seed and every
+/// disagreement. Returns how many methods found an allocation.
 pub fn check_methods(
     inst: &Instance,
     truth: Option<f64>,
@@ -174,46 +107,15 @@ pub fn check_methods(
     settings: &vcalloc::vcsched::Settings,
     seed: u64,
 ) -> usize {
-    use vcalloc::vcsched::{solve, verify, Method};
-    use vcalloc::Status;
-    let mut found = 0;
-    for &m in methods {
-        let sol = solve(inst, m, settings).unwrap();
-        let v = verify(inst, &sol);
-        assert!(v.is_empty(), "seed {seed}, {m}: {v:?}");
-        if let (Some(ub), Some(y)) = (sol.upper_bound(), truth) {
-            assert!(
-                ub >= y - 1e-9,
-                "seed {seed}: {m} bound {ub} below optimum {y}"
-            );
-        }
-        match (sol.min_yield(), truth) {
-            (Some(got), Some(y)) => {
-                found += 1;
-                assert!(
-                    got <= y + 1e-9,
-                    "seed {seed}: {m} found {got} > optimum {y}"
-                );
-                if sol.status == Status::Optimal || m == Method::Milp {
-                    assert!(got >= y - 1e-6, "seed {seed}: {m} at {got}, optimum {y}");
-                }
-            }
-            (Some(got), None) => panic!("seed {seed}: {m} found {got} on an infeasible instance"),
-            (None, Some(_)) => assert!(
-                m != Method::Milp && sol.status == Status::Unknown,
-                "seed {seed}: {m} ended {} on a feasible instance",
-                sol.status
-            ),
-            (None, None) => assert!(
-                m == Method::LpBound || matches!(sol.status, Status::Unknown | Status::Infeasible),
-                "seed {seed}: {m}"
-            ),
-        }
-        if m == Method::Milp && truth.is_none() {
-            assert_eq!(sol.status, Status::Infeasible, "seed {seed}");
-        }
-    }
-    found
+    let mut r = vcalloc::problem::selfcheck::CaseReport::new("test", inst);
+    let answers =
+        vcalloc::vcsched::selfcheck::check_methods(&mut r, inst, truth, methods, settings);
+    assert!(
+        r.disagreements.is_empty(),
+        "seed {seed}: {:?}",
+        r.disagreements
+    );
+    answers.iter().filter(|s| s.min_yield().is_some()).count()
 }
 
 /// Optimal average job yield for `placement` with every yield at least `min_yield`, by an
