@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 #[test]
 fn sigint_prints_the_incumbent_and_bound_and_exits_130() {
     let d = tempfile::tempdir().unwrap();
-    // 500 items without the root dive: branch-and-price runs well past 15 s on this one.
+    // 500 items without the root dive and the local search: branch-and-price runs well past
+    // 15 s on this one.
     let inst = d.path().join("bp500.json");
     let out = common::vcalloc(&[
         "generate",
@@ -24,6 +25,8 @@ fn sigint_prints_the_incumbent_and_bound_and_exits_130() {
         inst.to_str().unwrap(),
     ]);
     assert!(out.status.success());
+    let settings = d.path().join("no-local.toml");
+    std::fs::write(&settings, "[local]\nenabled = false\n").unwrap();
     let began = Instant::now();
     let child = Command::new(env!("CARGO_BIN_EXE_vcalloc"))
         .args([
@@ -33,6 +36,8 @@ fn sigint_prints_the_incumbent_and_bound_and_exits_130() {
             "--method",
             "bp",
             "--no-dive",
+            "--settings",
+            settings.to_str().unwrap(),
             "--time-limit",
             "60",
         ])
