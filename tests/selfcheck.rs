@@ -58,10 +58,9 @@ fn an_unknown_family_is_an_input_error() {
 
 /// Found by `make soak` (seed 1, case seed 5806866718373431672): on this two-node instance
 /// (caps equal to the node, one migration) `milp` claims `optimal` at 0.3427 with bound 0.3427
-/// while `brute` and `exact` prove 0.1752 — the MILP cuts off the optimal placement. Open:
-/// ignored until `market::milp` is fixed (`cargo test --test selfcheck -- --ignored`).
+/// while `brute` and `exact` prove 0.1752. The cause was HiGHS's `mip_feasibility_tolerance`
+/// at 1e-9 (wrong pruning; right at HiGHS's default 1e-6, which is now ours).
 #[test]
-#[ignore = "market milp: wrong proof on this instance (found by the soak); open"]
 fn market_milp_agrees_with_brute_force_on_the_soak_instance() {
     let d = tempfile::tempdir().unwrap();
     let settings = common::write(&d, "eps.json", r#"{"epsilon": 0.0}"#);

@@ -23,8 +23,13 @@ pub struct HighsSettings {
     pub mip_rel_gap: f64,
     /// Absolute MIP gap at which HiGHS stops (`mip_abs_gap`).
     pub mip_abs_gap: f64,
-    /// Primal feasibility tolerance, also used for integrality (`mip_feasibility_tolerance`).
+    /// Primal feasibility tolerance of the LPs (`primal_feasibility_tolerance`).
     pub feasibility_tolerance: f64,
+    /// Feasibility and integrality tolerance of a MIP's branch-and-cut
+    /// (`mip_feasibility_tolerance`). HiGHS's default 1e-6: at 1e-9 HiGHS claimed optimality
+    /// below a feasible point on a VCSched and a rebalance instance (the soak and `exact`
+    /// found them; `tests/selfcheck.rs`, `tests/vcsched_exact.rs`).
+    pub mip_feasibility_tolerance: f64,
     /// HiGHS's random seed (it changes tie-breaking, hence reproducibility).
     pub random_seed: i32,
     /// LP algorithm: `choose`, `simplex`, `ipm` or `pdlp` (HiGHS's `solver` option; MIPs
@@ -46,6 +51,7 @@ impl Default for HighsSettings {
             mip_rel_gap: 1e-7,
             mip_abs_gap: 1e-9,
             feasibility_tolerance: 1e-9,
+            mip_feasibility_tolerance: 1e-6,
             random_seed: 0,
             lp_algorithm: "choose".into(),
             simplex_strategy: 4,
@@ -158,7 +164,7 @@ pub fn solve(
     set(
         &mut m,
         "mip_feasibility_tolerance",
-        settings.feasibility_tolerance,
+        settings.mip_feasibility_tolerance,
     )?;
     set(
         &mut m,
