@@ -334,6 +334,49 @@ impl Partial<'_> {
     }
 }
 
+/// One phase of the search inside a solve: when enabled and `start` is above `lower`, at most
+/// `share` of the time left (or `unlimited_seconds` without a limit).
+pub fn improve(
+    weights: &[u64],
+    cap: u64,
+    start: Vec<Vec<usize>>,
+    lower: u64,
+    share: f64,
+    settings: &LocalSettings,
+    deadline: &Deadline,
+) -> Vec<Vec<usize>> {
+    if !settings.enabled || start.len() as u64 <= lower {
+        return start;
+    }
+    let phase = match deadline.remaining_secs() {
+        Some(left) => deadline.capped(left * share),
+        None => deadline.capped(settings.unlimited_seconds),
+    };
+    reduce(weights, cap, start, lower as usize, settings, &phase)
+}
+
+/// The better of `start` and the minimum-bin-slack packing (computed only when enabled and
+/// `start` is above `lower`, which it cannot beat).
+pub fn better_start(
+    weights: &[u64],
+    cap: u64,
+    start: Vec<Vec<usize>>,
+    lower: u64,
+    settings: &LocalSettings,
+    deadline: &Deadline,
+) -> Vec<Vec<usize>> {
+    if !settings.enabled || start.len() as u64 <= lower {
+        return start;
+    }
+    match min_bin_slack(weights, cap, deadline) {
+        Some(mbs) if mbs.len() < start.len() => {
+            log::debug!("MBS′: {} bins, start {}", mbs.len(), start.len());
+            mbs
+        }
+        _ => start,
+    }
+}
+
 /// Lowers the bin count of `start` (a feasible packing of `weights` into bins of `cap`) towards
 /// `lower` within `deadline`; returns the best packing found (at worst `start`).
 pub fn reduce(

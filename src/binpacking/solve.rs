@@ -157,33 +157,14 @@ pub fn solve(
             // One dimension: the Martello–Toth bound, and the local search towards it.
             let weights: Option<Vec<u64>> =
                 (inst.dims() == 1).then(|| inst.items.iter().map(|w| w[0]).collect());
+            let cap = inst.capacity[0];
             let local = |start: Vec<Vec<usize>>, lower: u64, share: f64| match &weights {
-                Some(w) if settings.local.enabled && start.len() as u64 > lower => {
-                    let phase = match deadline.remaining_secs() {
-                        Some(left) => deadline.capped(left * share),
-                        None => deadline.capped(settings.local.unlimited_seconds),
-                    };
-                    local::reduce(
-                        w,
-                        inst.capacity[0],
-                        start,
-                        lower as usize,
-                        &settings.local,
-                        &phase,
-                    )
-                }
-                _ => start,
+                Some(w) => local::improve(w, cap, start, lower, share, &settings.local, deadline),
+                None => start,
             };
             if let Some(w) = &weights {
-                lower = lower.max(local::l2_bound(w, inst.capacity[0]));
-                if settings.local.enabled {
-                    if let Some(mbs) = local::min_bin_slack(w, inst.capacity[0], deadline) {
-                        log::debug!("MBS′: {} bins, BFD {}", mbs.len(), start.len());
-                        if mbs.len() < start.len() {
-                            start = mbs;
-                        }
-                    }
-                }
+                lower = lower.max(local::l2_bound(w, cap));
+                start = local::better_start(w, cap, start, lower, &settings.local, deadline);
             }
             let types = Types::of(inst);
             let aggregated = settings.aggregate && types.count() < inst.len();
