@@ -44,7 +44,7 @@ fn every_method_solves_and_verifies() {
         inst_s,
     ]);
     assert!(out.status.success());
-    for m in ["cg", "bfd", "mm", "mmm", "lower-bound"] {
+    for m in ["bp", "cg", "bfd", "mm", "mmm", "lower-bound"] {
         let sol = d.path().join(format!("{m}.json"));
         let out = vcalloc(&[
             "solve",

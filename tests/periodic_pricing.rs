@@ -36,7 +36,7 @@ fn random_knapsack(seed: u64, items: usize, amplitude: bool) -> Knapsack {
             }
         })
         .collect();
-    Knapsack { capacity, items }
+    Knapsack::new(capacity, items)
 }
 
 /// The best fitting count vector of the whole knapsack, by enumeration.
@@ -86,7 +86,8 @@ fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64
             best_first,
         };
         let s = branch_and_bound(k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
-        assert!(k.fits(&s.best));
+        assert!(k.fits(&s.best) && k.compatible(&s.best));
+        assert!(s.improving.iter().all(|(u, _)| k.compatible(u)));
         assert!((k.value(&s.best) - s.value).abs() < 1e-12);
         if let Some((root, _)) = s.root {
             assert!(
@@ -235,6 +236,7 @@ fn zero_amplitude_matches_dynamic_programming() {
                     ub: counts[i],
                 })
                 .collect(),
+            conflicts: Vec::new(),
         };
         let truth = dp(&weights, &profits, &counts, cap);
         for solver in VARIANTS {
@@ -526,4 +528,60 @@ fn oracle_run(probe_nodes: u64) -> u64 {
         pool_hits += pricing.pool_hits;
     }
     pool_hits
+}
+
+/// Random conflicts between the items of `k` (about one pair in three).
+fn with_conflicts(mut k: Knapsack, seed: u64) -> Knapsack {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let n = k.items.len();
+    k.conflicts = vec![Vec::new(); n];
+    for i in 0..n {
+        for j in i + 1..n {
+            if rng.random_bool(0.35) {
+                k.conflicts[i].push(j);
+                k.conflicts[j].push(i);
+            }
+        }
+    }
+    k
+}
+
+/// Under conflicts (branch-and-price's apart decisions), every node relaxation and every
+/// search variant finds the best fitting count vector that takes no conflicting pair, proves
+/// it, and never returns one that breaks a conflict; the greedy and the swap search stay
+/// within the conflicts too. The conflicts must matter somewhere (else the test proves
+/// nothing).
+#[test]
+fn conflicts_are_honoured_exactly() {
+    let mut mattered = 0;
+    for seed in 0..300 {
+        let k = with_conflicts(
+            random_knapsack(12_000 + seed, 2 + (seed as usize % 5), true),
+            seed,
+        );
+        let upper: Vec<u32> = k.items.iter().map(|i| i.ub).collect();
+        let points = fitting_points(&k, &vec![0; upper.len()], &upper);
+        let truth = points
+            .iter()
+            .filter(|u| k.compatible(u))
+            .map(|u| k.value(u))
+            .fold(0.0, f64::max);
+        let free = points.iter().map(|u| k.value(u)).fold(0.0, f64::max);
+        mattered += usize::from(free > truth + 1e-9);
+        for solver in VARIANTS {
+            let (v, proven) = exact(&k, solver);
+            assert!(
+                (v - truth).abs() <= 1e-9,
+                "seed {seed} {solver:?}: {v} vs brute force {truth}"
+            );
+            let p = proven.expect("complete search");
+            assert!(p >= truth - 1e-12, "seed {seed}: proven {p} below {truth}");
+        }
+        for mut u in k.greedy_family(3) {
+            assert!(k.fits(&u) && k.compatible(&u), "seed {seed}: greedy {u:?}");
+            k.improve(&mut u, 3);
+            assert!(k.fits(&u) && k.compatible(&u), "seed {seed}: swaps {u:?}");
+        }
+    }
+    assert!(mattered > 50, "conflicts changed only {mattered} optima");
 }

@@ -1,5 +1,6 @@
 //! The periodic-packing methods and their one entry point [`solve`].
 
+use super::branch::BranchSettings;
 use super::heuristics::{best_fit_decreasing_within, min_max_module_within, min_max_search_within};
 use super::instance::Instance;
 use super::packing::{group, machine_count, Configuration, Machine};
@@ -18,6 +19,8 @@ use std::time::Instant;
 /// A periodic-packing method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Method {
+    /// Branch-and-price: the job-level root, then Ryan–Foster branching over unit tasks.
+    Bp,
     /// Column generation (Dantzig–Wolfe) with the integer finish.
     Cg,
     /// Best-Fit Decreasing.
@@ -32,8 +35,9 @@ pub enum Method {
 
 impl Method {
     /// Every method.
-    pub fn all() -> [Method; 5] {
+    pub fn all() -> [Method; 6] {
         [
+            Method::Bp,
             Method::Cg,
             Method::Bfd,
             Method::Mm,
@@ -44,6 +48,9 @@ impl Method {
     /// One line: what the method does.
     pub fn description(&self) -> &'static str {
         match self {
+            Method::Bp => {
+                "branch-and-price: column generation, then Ryan–Foster branching over unit tasks"
+            }
             Method::Cg => {
                 "column generation (HiGHS master, SOCP knapsack pricing) with the integer finish"
             }
@@ -57,6 +64,7 @@ impl Method {
     /// Name on the command line and in files.
     pub fn name(&self) -> &'static str {
         match self {
+            Method::Bp => "bp",
             Method::Cg => "cg",
             Method::Bfd => "bfd",
             Method::Mm => "mm",
@@ -91,6 +99,8 @@ pub struct Settings {
     /// integer finish would otherwise get less than `integer_time_limit` (the rest is kept
     /// for the finish).
     pub first_phase_share: f64,
+    /// Branch-and-price (`bp`).
+    pub bp: BranchSettings,
     /// HiGHS returns a little after its deadline even with the interrupt callbacks (0.1–0.9 s
     /// measured on masters of a few thousand columns), so the integer master gets what the
     /// finish has left less this share of it…
@@ -109,6 +119,7 @@ impl Default for Settings {
             dive: DiveSettings::default(),
             mm_start: false,
             first_phase_share: 0.75,
+            bp: BranchSettings::default(),
             integer_margin_share: 0.15,
             integer_margin_seconds: 0.5,
         }
@@ -136,6 +147,7 @@ impl Validate for Settings {
                 NonNegative,
             ),
             ("first_phase_share", self.first_phase_share, Unit),
+            ("bp.root_share", self.bp.root_share, Unit),
             ("integer_margin_share", self.integer_margin_share, Unit),
             (
                 "integer_margin_seconds",
@@ -252,6 +264,7 @@ pub fn solve_within(
         Method::Mm => from_machines(method, &min_max_search_within(inst, deadline), lb, began),
         Method::Mmm => from_machines(method, &min_max_module_within(inst, deadline), lb, began),
         Method::Cg => column_generation(inst, settings, lb, began, deadline)?,
+        Method::Bp => super::branch::solve(inst, settings, lb, began, deadline)?,
     })
 }
 
@@ -261,6 +274,40 @@ fn key(tasks: &[(usize, u32)]) -> Vec<(usize, u32)> {
     t
 }
 
+/// What column generation over the job-level master (one row per job, demand `N_j`) and its
+/// integer finish leave: the best machines found, the proven lower bound and the figures.
+pub(super) struct Root {
+    /// The best packing found (no over-coverage, no empty machine).
+    pub machines: Vec<Machine>,
+    /// `max(⌈W/C⌉, ⌈z_LP⌉)`.
+    pub lower_bound: u64,
+    /// The LP bound (the loop's Lagrangian bound).
+    pub lp_bound: f64,
+    /// Loop iterations.
+    pub iterations: u32,
+    /// Figures for the certificate.
+    pub stats: BTreeMap<String, f64>,
+}
+
+impl Root {
+    /// The answer of `method` with these machines and this bound.
+    pub fn into_solution(self, method: &str, began: Instant) -> Solution {
+        let configurations = group(&self.machines);
+        let machines = machine_count(&configurations);
+        let mut sol = finish(
+            method,
+            Some(configurations),
+            machines,
+            self.lower_bound,
+            Some(self.lp_bound),
+            self.iterations,
+            began,
+        );
+        sol.stats.extend(self.stats);
+        sol
+    }
+}
+
 fn column_generation(
     inst: &Instance,
     settings: &Settings,
@@ -268,6 +315,19 @@ fn column_generation(
     began: Instant,
     deadline: &Deadline,
 ) -> Result<Solution> {
+    Ok(aggregated_root(inst, settings, lb_w, true, began, deadline)?.into_solution("cg", began))
+}
+
+/// Column generation over the job-level master, then (with `integer_finish`) the dive and the
+/// restricted integer master from the best heuristic; without it, the best heuristic.
+pub(super) fn aggregated_root(
+    inst: &Instance,
+    settings: &Settings,
+    lb_w: u64,
+    integer_finish: bool,
+    began: Instant,
+    deadline: &Deadline,
+) -> Result<Root> {
     let deadline = *deadline;
     // Heuristics: baselines, initial columns and the integer finish's starting point.
     let bfd = best_fit_decreasing_within(inst, &deadline);
@@ -355,7 +415,8 @@ fn column_generation(
     let finish_deadline = deadline.capped(settings.integer_time_limit);
     let (mut dive_seconds, mut dive_machines) = (0.0, None);
     let mut columns = columns;
-    if settings.dive.enabled && best_machines > lower_bound && !deadline.expired() {
+    if integer_finish && settings.dive.enabled && best_machines > lower_bound && !deadline.expired()
+    {
         let mut dive_settings = settings.dive.clone();
         dive_settings.reduced_cost_tol = dive_settings
             .reduced_cost_tol
@@ -388,7 +449,7 @@ fn column_generation(
     let int_deadline = finish_deadline.keeping(|left| {
         (settings.integer_margin_share * left).max(settings.integer_margin_seconds)
     });
-    if best_machines > lower_bound && !int_deadline.expired() {
+    if integer_finish && best_machines > lower_bound && !int_deadline.expired() {
         let out = colgen::solve_integer_master(
             &columns,
             &demands,
@@ -405,18 +466,8 @@ fn column_generation(
         }
     }
     remove_over_coverage(inst, &mut chosen);
-    let configurations = group(&chosen);
-    let machines = machine_count(&configurations);
-    let mut sol = finish(
-        "cg",
-        Some(configurations),
-        machines,
-        lower_bound,
-        Some(cg.bound),
-        cg.iterations.len() as u32,
-        began,
-    );
-    let s = &mut sol.stats;
+    let mut stats = BTreeMap::new();
+    let s = &mut stats;
     s.insert("lower_bound_peak".into(), lb_w as f64);
     s.insert("lower_bound_lp".into(), lp_lb as f64);
     s.insert("master_value".into(), cg.master_value);
@@ -454,7 +505,13 @@ fn column_generation(
         flag(colgen::Termination::PricingLimit),
     );
     s.insert("tailing_off".into(), flag(colgen::Termination::TailingOff));
-    Ok(sol)
+    Ok(Root {
+        machines: chosen,
+        lower_bound,
+        lp_bound: cg.bound,
+        iterations: cg.iterations.len() as u32,
+        stats,
+    })
 }
 
 /// The tasks `machines` leave unplaced, as an instance of the same jobs.

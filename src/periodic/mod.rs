@@ -2,6 +2,7 @@
 //! Eyraud-Dubois, 2015): column generation with an integer SOCP knapsack pricing, the §5.2
 //! heuristics and the §5.1 lower bound.
 
+mod branch;
 mod generate;
 pub mod heuristics;
 mod instance;
@@ -14,8 +15,10 @@ mod problem;
 mod report;
 pub mod selfcheck;
 mod solution;
+mod tasks;
 mod verify;
 
+pub use branch::BranchSettings;
 pub use generate::{generate, Amplitude, TaskSize};
 pub use instance::{Format, Instance, Job};
 pub use method::{remove_over_coverage, solve, solve_within, Method, Settings};
@@ -26,4 +29,5 @@ pub const NAME: &str = "periodic";
 pub use packing::{group, machine_count, Configuration, Machine};
 pub use pricing::{PeriodicPricing, PricingSettings};
 pub use solution::Solution;
+pub use tasks::{task_jobs, TaskPricing};
 pub use verify::{sampled_peak, verify, SAMPLES, TOLERANCE};

@@ -227,7 +227,7 @@ impl<'a> PeriodicPricing<'a> {
             })
             .filter(|it| it.ub > 0)
             .collect();
-        Knapsack { capacity: c, items }
+        Knapsack::new(c, items)
     }
 }
 

@@ -3,7 +3,7 @@
 //! generation's LP bound against it and the total-demand bound, every answer verified.
 //! `tests/periodic_cg.rs` draws from here.
 
-use super::{peak, solve, verify, Instance, Job, Method, Settings};
+use super::{peak, solve, verify, BranchSettings, Instance, Job, Method, Settings};
 use crate::problem::selfcheck::CaseReport;
 use crate::{ceil_with_tolerance, Status};
 use rand::{Rng, SeedableRng};
@@ -80,6 +80,7 @@ pub fn brute_force(inst: &Instance) -> u64 {
 /// Every method on `inst` held against the brute-force optimum.
 pub fn check(r: &mut CaseReport, inst: &Instance, settings: &Settings) {
     let opt = brute_force(inst);
+    check_tree(r, inst, opt);
     for m in Method::all() {
         let Some(sol) = r.answer(&m.to_string(), solve(inst, m, settings)) else {
             continue;
@@ -94,6 +95,16 @@ pub fn check(r: &mut CaseReport, inst: &Instance, settings: &Settings) {
             });
             r.check(sol.status != Status::Optimal || machines == opt, || {
                 format!("{m}: claims optimal at {machines}, optimum {opt}")
+            });
+        }
+        if m == Method::Bp {
+            // Tiny trees never reach a limit: the search ends with a proof.
+            r.check(sol.status == Status::Optimal, || {
+                format!(
+                    "bp: {:?} at {:?}, optimum {opt}",
+                    sol.status,
+                    sol.machines()
+                )
             });
         }
         if m == Method::Cg {
@@ -124,6 +135,33 @@ pub fn check(r: &mut CaseReport, inst: &Instance, settings: &Settings) {
             }
         }
     }
+}
+
+/// `bp` with the tree alone (no integer finish at the root, no dive or integer master in the
+/// tree): branching itself must find the brute-force optimum and prove it. Returns whether
+/// the tree had to start (the root's heuristic packing was above the bound).
+pub fn check_tree(r: &mut CaseReport, inst: &Instance, opt: u64) -> bool {
+    let settings = Settings {
+        bp: BranchSettings::branching_only(),
+        ..Settings::default()
+    };
+    let Some(sol) = r.answer("bp (tree alone)", solve(inst, Method::Bp, &settings)) else {
+        return false;
+    };
+    let v = verify(inst, &sol);
+    r.check(v.is_empty(), || format!("bp (tree alone): verify: {v:?}"));
+    r.check(
+        sol.status == Status::Optimal && sol.machines() == Some(opt),
+        || {
+            format!(
+                "bp (tree alone): {:?} {:?} machines, bound {}, optimum {opt}",
+                sol.status,
+                sol.machines(),
+                sol.lower_bound()
+            )
+        },
+    );
+    sol.stats.get("tree_started") == Some(&1.0)
 }
 
 /// One soak case: 1–4 jobs of 1–2 tasks, or 2–4 jobs of 1–3 tasks.

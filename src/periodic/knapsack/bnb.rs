@@ -218,6 +218,12 @@ pub fn branch_and_bound(
     deadline: &Deadline,
 ) -> Result<Solved> {
     let n = k.items.len();
+    // A start that breaks a conflict is no start.
+    let incumbent = if k.compatible(&incumbent) {
+        incumbent
+    } else {
+        vec![0; n]
+    };
     let mut best_value = k.value(&incumbent);
     let mut best = incumbent;
     let mut improving = Vec::new();
@@ -271,6 +277,9 @@ pub fn branch_and_bound(
             continue;
         }
         if search.tighten && !k.tighten(&node.lower, &mut node.upper) {
+            continue;
+        }
+        if !k.exclude_conflicts(&node.lower, &mut node.upper) {
             continue;
         }
         let view = NodeView::new(k, &node.lower, &node.upper);
@@ -366,6 +375,9 @@ pub fn branch_and_bound(
             continue;
         }
         let mut consider = |u: Vec<u32>, best: &mut Vec<u32>, best_value: &mut f64| {
+            if !k.compatible(&u) {
+                return;
+            }
             let v = k.value(&u);
             if v > *best_value {
                 *best_value = v;
@@ -435,14 +447,27 @@ pub fn branch_and_bound(
                     .map(|i| (x[i].round().max(0.0) as u32).clamp(node.lower[i], node.upper[i]))
                     .collect();
                 if k.fits(&r) {
-                    consider(r, &mut best, &mut best_value);
-                    continue;
+                    match k.conflict_in(&r) {
+                        None => {
+                            consider(r, &mut best, &mut best_value);
+                            continue;
+                        }
+                        // It takes both items of a conflict: one of them is left out (an
+                        // item already taken has its conflicts excluded, so one is free).
+                        Some((a, b)) => {
+                            let free = if node.lower[a] == 0 { a } else { b };
+                            branch_on = (node.lower[free] == 0 && node.upper[free] > 0)
+                                .then_some((free, 0));
+                        }
+                    }
+                } else {
+                    // It overflows by a linearisation or tolerance error: split its largest
+                    // entry.
+                    branch_on = (0..n)
+                        .filter(|&i| node.lower[i] < node.upper[i] && r[i] > node.lower[i])
+                        .max_by(|&a, &b| x[a].total_cmp(&x[b]))
+                        .map(|i| (i, r[i] - 1));
                 }
-                // It overflows by a linearisation or tolerance error: split its largest entry.
-                branch_on = (0..n)
-                    .filter(|&i| node.lower[i] < node.upper[i] && r[i] > node.lower[i])
-                    .max_by(|&a, &b| x[a].total_cmp(&x[b]))
-                    .map(|i| (i, r[i] - 1));
             }
         }
         if branch_on.is_none() {

@@ -323,10 +323,7 @@ mod tests {
             upper[j] = rng.random_range(0..=4);
             lower[j] = u32::from(upper[j] > 0 && rng.random_bool(0.15));
         }
-        let k = Knapsack {
-            capacity: rng.random_range(8.0..20.0),
-            items,
-        };
+        let k = Knapsack::new(rng.random_range(8.0..20.0), items);
         (k, lower, upper)
     }
 

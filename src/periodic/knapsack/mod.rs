@@ -44,12 +44,63 @@ pub struct Knapsack {
     pub capacity: f64,
     /// Candidate jobs (those with positive profit).
     pub items: Vec<Item>,
+    /// Per item, the items it may not share a column with (branch-and-price's *apart*
+    /// decisions); empty when there are none. Every relaxation ignores them (a superset:
+    /// bounds stay valid); the search honours them exactly (see [`branch_and_bound`]).
+    pub conflicts: Vec<Vec<usize>>,
 }
 
 /// Absolute tolerance on the peak when checking that a count vector fits.
 pub const FIT_TOLERANCE: f64 = super::peak::FIT_TOLERANCE;
 
 impl Knapsack {
+    /// A knapsack without conflicts.
+    pub fn new(capacity: f64, items: Vec<Item>) -> Self {
+        Knapsack {
+            capacity,
+            items,
+            conflicts: Vec::new(),
+        }
+    }
+
+    /// Whether item `i` may join `u`: no item it conflicts with is taken.
+    #[inline]
+    pub fn allowed(&self, u: &[u32], i: usize) -> bool {
+        self.conflicts
+            .get(i)
+            .is_none_or(|c| c.iter().all(|&j| u[j] == 0))
+    }
+
+    /// A conflicting pair `u` takes, if any.
+    pub fn conflict_in(&self, u: &[u32]) -> Option<(usize, usize)> {
+        self.conflicts.iter().enumerate().find_map(|(i, c)| {
+            let j = *c.iter().find(|&&j| u[i] > 0 && u[j] > 0)?;
+            Some((i, j))
+        })
+    }
+
+    /// Whether `u` takes no conflicting pair.
+    pub fn compatible(&self, u: &[u32]) -> bool {
+        self.conflict_in(u).is_none()
+    }
+
+    /// Conflict propagation on a box: an item taken at least once (`lower > 0`) excludes its
+    /// conflicts (`upper = 0`); `false` when two conflicting items are both taken.
+    pub fn exclude_conflicts(&self, lower: &[u32], upper: &mut [u32]) -> bool {
+        for (i, c) in self.conflicts.iter().enumerate() {
+            if lower[i] == 0 {
+                continue;
+            }
+            for &j in c {
+                if lower[j] > 0 {
+                    return false;
+                }
+                upper[j] = 0;
+            }
+        }
+        true
+    }
+
     /// Peak of a count vector.
     pub fn peak(&self, u: &[u32]) -> f64 {
         let (mut m, mut x, mut y) = (0.0, 0.0, 0.0);
@@ -187,7 +238,7 @@ impl Knapsack {
             let mut best: Option<(usize, f64)> = None;
             for i in among.clone() {
                 let it = &self.items[i];
-                if u[i] >= upper[i] || self.clearly_overflows(s, i, 1.0) {
+                if u[i] >= upper[i] || self.clearly_overflows(s, i, 1.0) || !self.allowed(u, i) {
                     continue;
                 }
                 let after = self.peak_with(s, i, 1.0);
@@ -241,7 +292,13 @@ impl Knapsack {
                 t[a] -= 1;
                 // Dropping a task keeps the rest fitting (peaks are monotone).
                 let s = self.sums(&t);
-                for b in (0..u.len()).filter(|&b| b != a && u[b] < upper[b]) {
+                // `b` may join once one task of `a` has left.
+                let joins = |b: usize| {
+                    self.conflicts
+                        .get(b)
+                        .is_none_or(|c| c.iter().all(|&j| u[j] == 0 || (j == a && u[a] == 1)))
+                };
+                for b in (0..u.len()).filter(|&b| b != a && u[b] < upper[b] && joins(b)) {
                     if self.clearly_overflows(s, b, 1.0) {
                         continue;
                     }
@@ -313,10 +370,7 @@ pub(crate) mod tests {
                 random_item(rng, job, 0.2..10.0, profit, ub)
             })
             .collect();
-        Knapsack {
-            capacity: 20.0,
-            items,
-        }
+        Knapsack::new(20.0, items)
     }
 
     /// The square-root-free tests never contradict the peak: what clearly fits fits, what

@@ -528,10 +528,7 @@ mod tests {
                     random_item(&mut rng, job, 0.2..10.0, profit, ub)
                 })
                 .collect();
-            let k = Knapsack {
-                capacity: 20.0,
-                items,
-            };
+            let k = Knapsack::new(20.0, items);
             let lower: Vec<u32> = k.items.iter().map(|_| rng.random_range(0..=1)).collect();
             let lower: Vec<u32> = lower
                 .iter()

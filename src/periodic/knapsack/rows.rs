@@ -210,10 +210,7 @@ mod tests {
                     random_item(&mut rng, job, 0.5..10.0, profit, ub)
                 })
                 .collect();
-            let k = Knapsack {
-                capacity: 20.0,
-                items,
-            };
+            let k = Knapsack::new(20.0, items);
             let lower: Vec<u32> = k
                 .items
                 .iter()
