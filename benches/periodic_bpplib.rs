@@ -1,6 +1,6 @@
-//! Column generation on BPPLIB sets with known optima.
+//! Column generation (or branch-and-price) on BPPLIB sets with known optima.
 //!
-//! `cargo bench --bench periodic_bpplib -- DIR [DIR…] [--time-limit S]` solves every instance
+//! `cargo bench --bench periodic_bpplib -- DIR [DIR…] [--time-limit S] [--method cg|bp]` solves every instance
 //! listed in `DIR/optima.tsv` (default limit 10 s each) and prints, per set, how many reach the
 //! known optimum, how many are proven optimal, and the median and max time. Without a folder
 //! (as under `cargo test --benches`) it runs on `data/bpplib`.
@@ -15,6 +15,7 @@ fn main() {
         .filter(|a| a != "--bench")
         .collect();
     let mut limit = 10.0;
+    let mut method = Method::Cg;
     let mut dirs: Vec<PathBuf> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -23,6 +24,11 @@ fn main() {
                 .next()
                 .and_then(|s| s.parse().ok())
                 .expect("--time-limit S");
+        } else if a == "--method" {
+            method = it
+                .next()
+                .and_then(|s| s.parse().ok())
+                .expect("--method cg|bp");
         } else if !a.starts_with('-') {
             dirs.push(PathBuf::from(a));
         }
@@ -31,11 +37,11 @@ fn main() {
         dirs.push(PathBuf::from("data/bpplib"));
     }
     for dir in dirs {
-        run_set(&dir, limit);
+        run_set(&dir, limit, method);
     }
 }
 
-fn run_set(dir: &Path, limit: f64) {
+fn run_set(dir: &Path, limit: f64, method: Method) {
     let table =
         std::fs::read_to_string(dir.join("optima.tsv")).expect("optima.tsv in the set folder");
     let settings = Settings::default();
@@ -49,13 +55,13 @@ fn run_set(dir: &Path, limit: f64) {
         };
         let inst = Instance::load(&dir.join(cols[0]), None).expect("instance");
         let deadline = Deadline::after(Some(limit));
-        let sol = solve_within(&inst, Method::Cg, &settings, &deadline).expect("solve");
+        let sol = solve_within(&inst, method, &settings, &deadline).expect("solve");
         assert!(
             verify(&inst, &sol).is_empty(),
             "{}: invalid solution",
             cols[0]
         );
-        let m = sol.machines().expect("cg always has a packing");
+        let m = sol.machines().expect("cg and bp always have a packing");
         assert!(
             m >= optimum && sol.lower_bound() <= optimum,
             "{}: inconsistent with the known optimum",
@@ -71,7 +77,7 @@ fn run_set(dir: &Path, limit: f64) {
     }
     times.sort_by(f64::total_cmp);
     println!(
-        "{}: {reached}/{total} at the known optimum, {proven} proven optimal; time median {:.3} s, max {:.3} s (limit {limit} s)",
+        "{} ({method}): {reached}/{total} at the known optimum, {proven} proven optimal; time median {:.3} s, max {:.3} s (limit {limit} s)",
         dir.display(),
         times[times.len() / 2],
         times[times.len() - 1]

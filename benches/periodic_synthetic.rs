@@ -3,9 +3,9 @@
 //! (default 60 s), and BFD, MM, MMM for comparison.
 //!
 //! `cargo bench --bench periodic_synthetic -- [--seeds K] [--time-limit S] [--jobs J]
-//! [--settings FILE] [--tasks large|medium|small]` prints one line per instance and a median per
+//! [--settings FILE] [--tasks large|medium|small] [--method cg|bp]` prints one line per instance and a median per
 //! scenario: when `⌈z_LP⌉` was proven (`⌈bound⌉ = ⌈master⌉` first held), first-phase seconds,
-//! total seconds, iterations, machines / ⌈z_LP⌉ (LP bound proven so far), machines / ⌈W/C⌉, and
+//! total seconds, iterations, status and proven bound, machines / ⌈z_LP⌉ (LP bound proven so far), machines / ⌈W/C⌉, and
 //! the heuristics' machines / ⌈W/C⌉. Under `cargo test --benches` it runs one tiny instance only.
 
 use vcalloc::periodic::{
@@ -48,6 +48,7 @@ fn main() {
     };
     let settings = base;
     let only: Option<TaskSize> = text("--tasks").map(|t| t.parse().expect("--tasks"));
+    let method: Method = text("--method").map_or(Method::Cg, |m| m.parse().expect("--method"));
     for tasks in [TaskSize::Large, TaskSize::Medium, TaskSize::Small] {
         if only.is_some_and(|o| o != tasks) {
             continue;
@@ -55,11 +56,12 @@ fn main() {
         for amplitude in [Amplitude::Large, Amplitude::Small] {
             let (mut p1, mut tot, mut vs_lp, mut vs_w, mut bfd, mut mm, mut mmm) =
                 (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
-            let mut settled = vec![];
+            let (mut settled, mut proven) = (vec![], 0);
             for seed in 1..=seeds {
                 let inst = generate(tasks, amplitude, jobs, seed).expect("valid scenario");
-                let sol = solve_within(&inst, Method::Cg, &settings, &Deadline::after(Some(limit)))
-                    .expect("cg");
+                let sol = solve_within(&inst, method, &settings, &Deadline::after(Some(limit)))
+                    .expect("solve");
+                proven += usize::from(sol.status == vcalloc::Status::Optimal);
                 assert!(verify(&inst, &sol).is_empty());
                 let m = sol.machines().unwrap() as f64;
                 let s = &sol.stats;
@@ -75,8 +77,8 @@ fn main() {
                     .copied()
                     .unwrap_or(f64::INFINITY);
                 println!(
-                    "{tasks:?}/{amplitude:?} seed {seed}: machines {m}, ⌈z_LP⌉ {lp} (master {:.2}, stop: {stop}), ⌈W/C⌉ {w}, ⌈z_LP⌉ proven at {proven_at:.2} s, phase 1 {:.2} s, total {:.2} s, {} iterations",
-                    s["master_value"], s["phase1_seconds"], sol.seconds, sol.iterations
+                    "{tasks:?}/{amplitude:?} seed {seed}: {method} {:?}, machines {m}, bound {}, gap {:.4}%, ⌈z_LP⌉ {lp} (master {:.2}, stop: {stop}), ⌈W/C⌉ {w}, ⌈z_LP⌉ proven at {proven_at:.2} s, phase 1 {:.2} s, total {:.2} s, {} iterations, tree nodes {}",
+                    sol.status, sol.lower_bound(), 100.0 * sol.gap.unwrap_or(0.0), s["master_value"], s["phase1_seconds"], sol.seconds, sol.iterations, s.get("nodes").copied().unwrap_or(0.0)
                 );
                 p1.push(s["phase1_seconds"]);
                 settled.push(proven_at);
@@ -93,7 +95,7 @@ fn main() {
                 }
             }
             println!(
-                "== {tasks:?} tasks, {amplitude:?} amplitude: median ⌈z_LP⌉ proven at {:.2} s, phase 1 {:.2} s, total {:.2} s; machines/⌈z_LP⌉ {:.4}, machines/⌈W/C⌉ {:.4}; BFD {:.4}, MM {:.4}, MMM {:.4} (× ⌈W/C⌉)",
+                "== {tasks:?} tasks, {amplitude:?} amplitude: {proven}/{seeds} proven optimal; median ⌈z_LP⌉ proven at {:.2} s, phase 1 {:.2} s, total {:.2} s; machines/⌈z_LP⌉ {:.4}, machines/⌈W/C⌉ {:.4}; BFD {:.4}, MM {:.4}, MMM {:.4} (× ⌈W/C⌉)",
                 median(&mut settled), median(&mut p1), median(&mut tot), median(&mut vs_lp), median(&mut vs_w), median(&mut bfd), median(&mut mm), median(&mut mmm)
             );
         }

@@ -8,6 +8,7 @@
 use super::instance::Instance;
 use super::method::{aggregated_root, remove_over_coverage, Settings};
 use super::packing::Machine;
+use super::repack::{repack, RepackSettings};
 use super::solution::Solution;
 use super::tasks::{task_jobs, TaskPricing};
 use crate::colgen::{branch_and_price, BpEnd, BpSettings, Column};
@@ -26,6 +27,10 @@ pub struct BranchSettings {
     /// The job-level root's dive and restricted integer master (off: the tree starts from the
     /// best heuristic and must find the optimum itself; the brute-force tests use it).
     pub root_finish: bool,
+    /// When the root leaves a gap: repacking a few machines at a time (see [`super::repack`]).
+    pub repack: RepackSettings,
+    /// With a tree to come, the share of the time left that repacking may use.
+    pub repack_share: f64,
     /// The unit-task tree starts only when the instance has at most this many tasks: its
     /// master has one row per task (the answer is then the root's, with its bound and gap).
     pub max_tasks: usize,
@@ -38,6 +43,8 @@ impl Default for BranchSettings {
         BranchSettings {
             root_share: 0.5,
             root_finish: true,
+            repack: RepackSettings::default(),
+            repack_share: 0.3,
             max_tasks: 2_000,
             tree: BpSettings::default(),
         }
@@ -45,11 +52,15 @@ impl Default for BranchSettings {
 }
 
 impl BranchSettings {
-    /// The tree on its own: no integer finish at the root, no dive or integer master in the
-    /// tree, so that branching itself must find and prove the optimum.
+    /// The tree on its own: no integer finish at the root, no repacking, no dive or integer
+    /// master in the tree, so that branching itself must find and prove the optimum.
     pub fn branching_only() -> Self {
         BranchSettings {
             root_finish: false,
+            repack: RepackSettings {
+                enabled: false,
+                ..RepackSettings::default()
+            },
             tree: BpSettings::branching_only(),
             ..BranchSettings::default()
         }
@@ -67,18 +78,37 @@ pub(super) fn solve(
     let bs = &settings.bp;
     let tasks: usize = inst.jobs.iter().map(|j| j.tasks as usize).sum();
     let tree_allowed = tasks <= bs.max_tasks;
-    // Without a tree to come, the root has the whole time.
-    let root_deadline = if tree_allowed {
-        deadline.keeping(|left| (1.0 - bs.root_share) * left)
-    } else {
-        *deadline
-    };
+    let root_deadline = deadline.keeping(|left| (1.0 - bs.root_share) * left);
     let mut root = aggregated_root(inst, settings, lb_w, bs.root_finish, began, &root_deadline)?;
+    let root_machines = root.machines.len();
+    let mut repacked = None;
+    if bs.repack.enabled && root.machines.len() as u64 > root.lower_bound {
+        // With a tree to come, repacking gets its share of what is left; else all of it.
+        let until = if tree_allowed {
+            deadline.keeping(|left| (1.0 - bs.repack_share) * left)
+        } else {
+            *deadline
+        };
+        repacked = Some(repack(
+            inst,
+            &mut root.machines,
+            root.lower_bound,
+            settings,
+            &bs.repack,
+            &until,
+        )?);
+    }
     let gap = root.machines.len() as u64 > root.lower_bound;
     let start_tree = gap && tree_allowed && !deadline.expired();
+    if let Some(r) = repacked {
+        let stats = &mut root.stats;
+        stats.insert("repack_attempts".into(), r.attempts as f64);
+        stats.insert("repack_gains".into(), r.gains as f64);
+        stats.insert("repack_seconds".into(), r.seconds);
+    }
     let stats = &mut root.stats;
     stats.insert("tasks".into(), tasks as f64);
-    stats.insert("root_machines".into(), root.machines.len() as f64);
+    stats.insert("root_machines".into(), root_machines as f64);
     stats.insert("tree_started".into(), f64::from(u8::from(start_tree)));
     if !start_tree {
         stats.insert("nodes".into(), 0.0);

@@ -148,6 +148,12 @@ impl Validate for Settings {
             ),
             ("first_phase_share", self.first_phase_share, Unit),
             ("bp.root_share", self.bp.root_share, Unit),
+            ("bp.repack_share", self.bp.repack_share, Unit),
+            (
+                "bp.repack.attempt_seconds",
+                self.bp.repack.attempt_seconds,
+                Seconds,
+            ),
             ("integer_margin_share", self.integer_margin_share, Unit),
             (
                 "integer_margin_seconds",

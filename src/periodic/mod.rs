@@ -12,6 +12,7 @@ mod packing;
 pub mod peak;
 mod pricing;
 mod problem;
+mod repack;
 mod report;
 pub mod selfcheck;
 mod solution;
@@ -23,6 +24,7 @@ pub use generate::{generate, Amplitude, TaskSize};
 pub use instance::{Format, Instance, Job};
 pub use method::{remove_over_coverage, solve, solve_within, Method, Settings};
 pub use problem::{GenSpec, Load, Periodic};
+pub use repack::RepackSettings;
 
 /// The registry name of the family.
 pub const NAME: &str = "periodic";
