@@ -77,8 +77,9 @@ fn main() {
                     .copied()
                     .unwrap_or(f64::INFINITY);
                 println!(
-                    "{tasks:?}/{amplitude:?} seed {seed}: {method} {:?}, machines {m}, bound {}, gap {:.4}%, ⌈z_LP⌉ {lp} (master {:.2}, stop: {stop}), ⌈W/C⌉ {w}, ⌈z_LP⌉ proven at {proven_at:.2} s, phase 1 {:.2} s, total {:.2} s, {} iterations, tree nodes {}",
-                    sol.status, sol.lower_bound(), 100.0 * sol.gap.unwrap_or(0.0), s["master_value"], s["phase1_seconds"], sol.seconds, sol.iterations, s.get("nodes").copied().unwrap_or(0.0)
+                    "{tasks:?}/{amplitude:?} seed {seed}: {method} {:?}, machines {m}, bound {}, gap {:.4}%, ⌈z_LP⌉ {lp} (master {:.2}, stop: {stop}), ⌈W/C⌉ {w}, ⌈z_LP⌉ proven at {proven_at:.2} s, phase 1 {:.2} s, total {:.2} s, {} iterations, tree nodes {}, root machines {}",
+                    sol.status, sol.lower_bound(), 100.0 * sol.gap.unwrap_or(0.0), s["master_value"], s["phase1_seconds"], sol.seconds, sol.iterations, s.get("nodes").copied().unwrap_or(0.0),
+                    s.get("root_machines").copied().unwrap_or(m)
                 );
                 p1.push(s["phase1_seconds"]);
                 settled.push(proven_at);

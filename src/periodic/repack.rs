@@ -2,7 +2,7 @@
 //! them again, by the same column generation, dive and integer master as the root, into fewer
 //! machines. On the §5.3 scenarios the root's packing often sits one machine above
 //! `⌈z_LP⌉` while the LP leaves room for it (small tasks: tens per machine), and the waste
-//! gathers in the last machines the dive fixed; a residual of a few dozen machines is small
+//! gathers in the last machines the dive fixed; a residual of about a hundred machines is small
 //! enough for the integer master to pack tightly. A heuristic: it never proves anything, and
 //! every packing it returns is the caller's to check against the bound.
 
@@ -38,7 +38,7 @@ impl Default for RepackSettings {
     fn default() -> Self {
         RepackSettings {
             enabled: true,
-            machines: 24,
+            machines: 96,
             attempt_seconds: 2.0,
             patience: 50,
             seed: 1,
