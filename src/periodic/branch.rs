@@ -114,10 +114,7 @@ pub(super) fn solve(
         stats.insert("nodes".into(), 0.0);
         return Ok(root.into_solution("bp", began));
     }
-    let mut pricing_settings = settings.pricing.clone();
-    pricing_settings.improvement_tol = pricing_settings
-        .improvement_tol
-        .max(bs.tree.cg.reduced_cost_tol);
+    let pricing_settings = settings.pricing.for_loop(bs.tree.cg.reduced_cost_tol);
     let mut pricing = TaskPricing::new(inst, pricing_settings);
     let start = task_columns(inst, &root.machines);
     let out = branch_and_price(tasks, &mut pricing, start, &bs.tree, deadline)?;

@@ -374,12 +374,7 @@ pub(super) fn aggregated_root(
         master.add_column(c.iter().map(|&(j, n)| (j, f64::from(n))).collect())?;
     }
     let initial_columns = master.len();
-    // The pricing's notion of an improving column must not be finer than the loop's: a column
-    // worth 1 + 1e-8 once stopped a loop with its master 0.14% above the bound (models/periodic.md).
-    let mut pricing_settings = settings.pricing.clone();
-    pricing_settings.improvement_tol = pricing_settings
-        .improvement_tol
-        .max(settings.cg.reduced_cost_tol);
+    let pricing_settings = settings.pricing.for_loop(settings.cg.reduced_cost_tol);
     let mut pricing = PeriodicPricing::new(inst, pricing_settings);
     pricing.remember(master.columns());
     // Under a time limit, the first phase leaves a share for the integer finish.

@@ -99,6 +99,52 @@ impl Default for PricingSettings {
     }
 }
 
+impl PricingSettings {
+    /// These settings for a loop whose reduced-cost tolerance is `loop_tol`: the pricing's
+    /// notion of an improving column must not be finer than the loop's (a column worth
+    /// 1 + 1e-8 once stopped a loop with its master 0.14% above the bound, models/periodic.md).
+    pub fn for_loop(&self, loop_tol: f64) -> PricingSettings {
+        PricingSettings {
+            improvement_tol: self.improvement_tol.max(loop_tol),
+            ..self.clone()
+        }
+    }
+
+    /// The search options every call shares: prune at `aim` (or `threshold` when higher),
+    /// keep every column worth more than `threshold`, these settings' node bound, tightening
+    /// and node order; complete and uncapped unless the caller says otherwise.
+    pub(super) fn search(&self, threshold: f64, aim: f64) -> Search {
+        Search {
+            threshold: threshold.max(aim),
+            keep_above: threshold,
+            bound: self.node_bound,
+            tighten: self.tighten,
+            integer_rows: self.integer_rows,
+            cancel_lp: self.cancel_lp,
+            best_first: self.best_first,
+            ..Search::default()
+        }
+    }
+
+    /// The exact search: [`Self::search`] with partial pricing (unless every iteration is
+    /// exact), the node cap (`settled_node_limit` once the integer bound is `settled`) and
+    /// the node relaxation.
+    pub(super) fn exact_search(&self, threshold: f64, aim: f64, settled: bool) -> Search {
+        let stop = (self.partial > 0 && !self.exact_every_iteration).then_some(self.partial);
+        Search {
+            stop_after: stop,
+            patience: stop.map(|_| self.partial_patience),
+            node_limit: if settled {
+                self.settled_node_limit.min(self.node_limit)
+            } else {
+                self.node_limit
+            },
+            solver: self.node_solver,
+            ..self.search(threshold, aim)
+        }
+    }
+}
+
 /// The periodic pricing oracle.
 pub struct PeriodicPricing<'a> {
     inst: &'a Instance,
@@ -189,20 +235,9 @@ impl<'a> PeriodicPricing<'a> {
             .collect()
     }
 
-    /// The search options every call shares: prune at the aim, keep every column worth more
-    /// than `threshold`, the settings' node bound, tightening and node order; complete and
-    /// uncapped unless the caller says otherwise.
+    /// [`PricingSettings::search`] at this oracle's aim.
     fn search(&self, threshold: f64) -> Search {
-        Search {
-            threshold: threshold.max(self.aim),
-            keep_above: threshold,
-            bound: self.settings.node_bound,
-            tighten: self.settings.tighten,
-            integer_rows: self.settings.integer_rows,
-            cancel_lp: self.settings.cancel_lp,
-            best_first: self.settings.best_first,
-            ..Search::default()
-        }
+        self.settings.search(threshold, self.aim)
     }
 
     /// The knapsack for duals `π` (jobs with `π_j` above `min_profit` only).
@@ -372,21 +407,9 @@ impl Pricing for PeriodicPricing<'_> {
         }
         let t1 = std::time::Instant::now();
         self.exact_calls += 1;
-        let stop = (self.settings.partial > 0 && !self.settings.exact_every_iteration)
-            .then_some(self.settings.partial);
-        let search = Search {
-            stop_after: stop,
-            patience: stop.map(|_| self.settings.partial_patience),
-            node_limit: if self.settled {
-                self.settings
-                    .settled_node_limit
-                    .min(self.settings.node_limit)
-            } else {
-                self.settings.node_limit
-            },
-            solver: self.settings.node_solver,
-            ..self.search(threshold)
-        };
+        let search = self
+            .settings
+            .exact_search(threshold, self.aim, self.settled);
         let solved = branch_and_bound(&k, greedy, &search, deadline)?;
         let mut columns: Vec<(Column, f64)> = solved
             .improving

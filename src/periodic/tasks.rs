@@ -11,7 +11,7 @@
 //! items, which [`branch_and_bound`] honours; the greedy and the swap search stay within them.
 
 use super::instance::Instance;
-use super::knapsack::{branch_and_bound, Item, Knapsack, Search, FIT_TOLERANCE};
+use super::knapsack::{branch_and_bound, Item, Knapsack, FIT_TOLERANCE};
 use super::peak::norm;
 use super::pricing::PricingSettings;
 use crate::colgen::{BranchPricing, Column, Decisions, Priced, Pricing};
@@ -224,33 +224,14 @@ impl Pricing for TaskPricing<'_> {
             });
         }
         self.exact_calls += 1;
-        let stop = (self.settings.partial > 0 && !self.settings.exact_every_iteration)
-            .then_some(self.settings.partial);
         let start = family
             .iter()
             .max_by(|a, b| k.value(a).total_cmp(&k.value(b)))
             .cloned()
             .unwrap_or_else(|| vec![0; k.items.len()]);
-        let search = Search {
-            threshold: threshold.max(self.aim),
-            keep_above: threshold,
-            stop_after: stop,
-            patience: stop.map(|_| self.settings.partial_patience),
-            node_limit: if self.settled {
-                self.settings
-                    .settled_node_limit
-                    .min(self.settings.node_limit)
-            } else {
-                self.settings.node_limit
-            },
-            solver: self.settings.node_solver,
-            bound: self.settings.node_bound,
-            tighten: self.settings.tighten,
-            integer_rows: self.settings.integer_rows,
-            cancel_lp: self.settings.cancel_lp,
-            best_first: self.settings.best_first,
-            ..Search::default()
-        };
+        let search = self
+            .settings
+            .exact_search(threshold, self.aim, self.settled);
         let solved = branch_and_bound(&k, start, &search, deadline)?;
         let mut columns: Vec<(Column, f64)> = solved
             .improving
