@@ -73,7 +73,7 @@ impl Default for LocalSettings {
             stall_per_item: 10,
             descent_every: 10,
             attempts: 200,
-            far_attempts: 5,
+            far_attempts: 1,
             tenure_min: 3,
             tenure_spread: 10,
             repack_every: 1,
