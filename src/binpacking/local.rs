@@ -43,7 +43,7 @@ pub struct LocalSettings {
     pub stall_per_item: u64,
     /// …and the search after this many attempts in a row fail…
     pub attempts: u64,
-    /// …or this many in a row fail without `S` ever weighing at most two bins.
+    /// …or, while no attempt has brought `S` down to two bins' weight, this many.
     pub far_attempts: u64,
     /// Pack every bin (the descent) once per this many swaps.
     pub descent_every: u64,
@@ -418,8 +418,9 @@ pub fn reduce(
         .iter()
         .map(|w| distinct.partition_point(|d| d < w))
         .collect();
-    // Failed attempts in a row: in all, and those whose `S` never came down to two bins' weight.
-    let (mut attempt, mut far) = (0, 0);
+    // Failed attempts in a row: in all, and those whose `S` never came down to two bins' weight
+    // while no attempt of this search did.
+    let (mut attempt, mut far, mut ever_close) = (0, 0, false);
     while best.len() > lower.max(3)
         && attempt < settings.attempts
         && far < settings.far_attempts
@@ -437,7 +438,8 @@ pub fn reduce(
             }
             Err(lightest) => {
                 let close = lightest <= 2 * cap;
-                far = if close { 0 } else { far + 1 };
+                ever_close |= close;
+                far = if ever_close { 0 } else { far + 1 };
                 log::debug!(
                     "local search: no {} bins (attempt {attempt}, S within two bins: {close})",
                     best.len() - 1
