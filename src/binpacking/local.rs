@@ -9,11 +9,14 @@
 //!   (exact subset sum over the capacity, a bitset per item);
 //! - **swap** (tabu search): give up to two of a bin's items to `S` and take up to two items
 //!   of `S`, the move that leaves `S` lightest (then holding the most items); an item that
-//!   left a bin may not re-enter it for a random tenure.
+//!   left a bin may not re-enter it for a random tenure;
+//! - **repack** (`repack.rs`): a few bins and `S` packed into two bins more by a bounded exact
+//!   search, which ends the attempt when it succeeds.
 //!
 //! Every packing it returns is checked complete and feasible here; the caller's bound proves
 //! what it is worth. Seeded: same seed, same moves (the deadline only cuts the search short).
 
+use super::repack::repack;
 use crate::solver::Deadline;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -38,14 +41,24 @@ pub struct LocalSettings {
     /// An attempt at one bin fewer gives up after this many swaps per item (plus 1,000)
     /// without a lighter unassigned set…
     pub stall_per_item: u64,
-    /// …and the search after this many attempts in a row fail.
+    /// …and the search after this many attempts in a row fail…
     pub attempts: u64,
+    /// …or, while no attempt has brought `S` down to two bins' weight, this many.
+    pub far_attempts: u64,
     /// Pack every bin (the descent) once per this many swaps.
     pub descent_every: u64,
     /// Tabu tenure: at least this many moves…
     pub tenure_min: u64,
     /// …plus a random number of moves below this.
     pub tenure_spread: u64,
+    /// Exact repack (`repack.rs`): tried once per this many swaps (0: never)…
+    pub repack_every: u64,
+    /// …on the items of this many bins and `S`, into two bins more…
+    pub repack_bins: u64,
+    /// …by a search of at most this many nodes.
+    pub repack_nodes: u64,
+    /// Repack: first pick pairs of bins that complete an item of `S` to the capacity.
+    pub repack_targeted: bool,
 }
 
 impl Default for LocalSettings {
@@ -54,14 +67,19 @@ impl Default for LocalSettings {
             enabled: true,
             seed: 1,
             swap_moves: 2_000_000,
-            share_before_root: 0.05,
+            share_before_root: 0.5,
             share_after_root: 0.5,
             unlimited_seconds: 10.0,
-            stall_per_item: 100,
+            stall_per_item: 10,
             descent_every: 10,
-            attempts: 20,
+            attempts: 200,
+            far_attempts: 1,
             tenure_min: 3,
             tenure_spread: 10,
+            repack_every: 1,
+            repack_bins: 8,
+            repack_nodes: 3_000,
+            repack_targeted: true,
         }
     }
 }
@@ -400,22 +418,33 @@ pub fn reduce(
         .iter()
         .map(|w| distinct.partition_point(|d| d < w))
         .collect();
-    let mut attempt = 0;
-    while best.len() > lower.max(3) && attempt < settings.attempts && !deadline.expired() {
+    // Failed attempts in a row: in all, and those whose `S` never came down to two bins' weight
+    // while no attempt of this search did.
+    let (mut attempt, mut far, mut ever_close) = (0, 0, false);
+    while best.len() > lower.max(3)
+        && attempt < settings.attempts
+        && far < settings.far_attempts
+        && !deadline.expired()
+    {
         attempt += 1;
         let stall = settings.stall_per_item * weights.len() as u64 + 1000;
         match attempt_one_fewer(
             weights, cap, &best, &class, classes, settings, stall, attempt, &mut rng, deadline,
         ) {
-            Some(next) => {
+            Ok(next) => {
                 log::debug!("local search: {} bins (attempt {attempt})", next.len());
                 best = next;
-                attempt = 0;
+                (attempt, far) = (0, 0);
             }
-            None => log::debug!(
-                "local search: no {} bins (attempt {attempt})",
-                best.len() - 1
-            ),
+            Err(lightest) => {
+                let close = lightest <= 2 * cap;
+                ever_close |= close;
+                far = if ever_close { 0 } else { far + 1 };
+                log::debug!(
+                    "local search: no {} bins (attempt {attempt}, S within two bins: {close})",
+                    best.len() - 1
+                );
+            }
         }
     }
     best
@@ -437,7 +466,7 @@ fn attempt_one_fewer(
     attempt: u64,
     rng: &mut ChaCha8Rng,
     deadline: &Deadline,
-) -> Option<Vec<Vec<usize>>> {
+) -> Result<Vec<Vec<usize>>, u64> {
     let load = |b: &Vec<usize>| b.iter().map(|&i| weights[i]).sum::<u64>();
     let mut bins = best.to_vec();
     bins.sort_by_key(|b| std::cmp::Reverse(load(b)));
@@ -473,21 +502,40 @@ fn attempt_one_fewer(
             next.extend(two);
             next.retain(|b| !b.is_empty());
             // Checked here, so a fault in the search can never reach the caller.
-            return (next.len() < best.len() && is_packing(weights, cap, &next)).then_some(next);
+            return (next.len() < best.len() && is_packing(weights, cap, &next))
+                .then_some(next)
+                .ok_or(lightest);
+        }
+        let every = settings.repack_every;
+        if every > 0 && settings.repack_bins > 0 && p.moves.is_multiple_of(every) {
+            let k = settings.repack_bins as usize;
+            let (nodes, targeted) = (settings.repack_nodes, settings.repack_targeted);
+            let (w, bins, load) = (p.w, &p.bins, &p.load);
+            if let Some(mut next) = repack(w, cap, bins, load, &p.free, k, nodes, targeted, rng) {
+                next.retain(|b| !b.is_empty());
+                return (next.len() < best.len() && is_packing(weights, cap, &next))
+                    .then_some(next)
+                    .ok_or(lightest);
+            }
         }
         if p.free_sum < lightest {
             (lightest, since) = (p.free_sum, 0);
         }
         if p.moves.is_multiple_of(64) && deadline.expired() {
-            return None;
+            return Err(lightest);
         }
         let tenure = settings.tenure_min + rng.random_range(0..settings.tenure_spread.max(1));
         if !p.swap(rng, tenure) {
-            return None;
+            return Err(lightest);
         }
         since += 1;
     }
-    None
+    log::trace!(
+        "attempt: S at least {} over two bins, {} swaps",
+        lightest as i64 - 2 * cap as i64,
+        p.moves
+    );
+    Err(lightest)
 }
 
 /// Minimum bin slack (Gupta & Ho 1999, MBS′): bin after bin, the largest item left and the
@@ -618,6 +666,7 @@ mod tests {
             let start: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
             let settings = LocalSettings {
                 seed: case,
+                attempts: 20,
                 ..LocalSettings::default()
             };
             let got = reduce(&w, cap, start, 0, &settings, &Deadline::none());
@@ -629,6 +678,34 @@ mod tests {
             reached += usize::from(got.len() == opt || (opt < 3 && got.len() <= 3));
         }
         // From one item per bin it reaches the optimum (or 3 bins, where it stops trying).
+        assert!(reached >= 295, "reached {reached} of 300");
+    }
+
+    #[test]
+    fn repack_at_every_swap_is_a_packing_never_below_the_optimum() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut reached = 0;
+        for case in 0..300 {
+            let n = rng.random_range(4..=11);
+            let cap = rng.random_range(10..=60);
+            let w: Vec<u64> = (0..n).map(|_| rng.random_range(1..=cap)).collect();
+            let opt = brute_min_bins(&w, cap);
+            let start: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
+            let settings = LocalSettings {
+                seed: case,
+                repack_every: 1,
+                repack_bins: rng.random_range(1..=6),
+                repack_nodes: rng.random_range(1..=500),
+                attempts: 20,
+                ..LocalSettings::default()
+            };
+            let got = reduce(&w, cap, start.clone(), 0, &settings, &Deadline::none());
+            let again = reduce(&w, cap, start, 0, &settings, &Deadline::none());
+            assert_eq!(got, again, "case {case}: same seed, same packing");
+            assert!(is_packing(&w, cap, &got), "case {case}");
+            assert!(got.len() >= opt, "case {case}: below the optimum");
+            reached += usize::from(got.len() == opt || (opt < 3 && got.len() <= 3));
+        }
         assert!(reached >= 295, "reached {reached} of 300");
     }
 

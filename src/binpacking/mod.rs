@@ -8,6 +8,7 @@ mod instance;
 mod local;
 mod pricing;
 mod problem;
+mod repack;
 pub mod selfcheck;
 mod solve;
 mod study;
