@@ -176,6 +176,7 @@ pub fn root(
     pricing: &PricingSettings,
     bp: &BpSettings,
     deadline: &Deadline,
+    mut improve: impl FnMut(Vec<Vec<usize>>, u64) -> Vec<Vec<usize>>,
 ) -> Result<Root> {
     let demands: Vec<f64> = types.members.iter().map(|m| m.len() as f64).collect();
     let mut oracle = TypeKnapsack::new(inst, types, pricing.clone());
@@ -187,6 +188,10 @@ pub fn root(
     let cg = run(&mut master, &mut oracle, &bp.cg, volume as f64, deadline)?;
     let bound = ceil_with_tolerance(cg.bound).max(volume);
     let mut bins = start;
+    if (bins.len() as u64) > bound {
+        // The caller's primal improvement, aimed at the root's bound, before the dives.
+        bins = improve(bins, bound);
+    }
     if (bins.len() as u64) > bound && bp.root_dive {
         // Few pricing rounds per fixing, as in the periodic family's cutting-stock dives: the
         // unit-item setting (re-converge every step) added 11,000 columns and 3.7 s per dive

@@ -34,7 +34,8 @@ pub struct LocalSettings {
     pub swap_moves: u64,
     /// Share of the time left it may take before the root column generation.
     pub share_before_root: f64,
-    /// Share of the time left it may take after the root, when a gap is open.
+    /// Share of the time left it may take once the root LP is solved (before the root's
+    /// dives), and again after the dives, when a gap is open.
     pub share_after_root: f64,
     /// Seconds it may take in each phase when the solve has no time limit.
     pub unlimited_seconds: f64,
@@ -67,7 +68,7 @@ impl Default for LocalSettings {
             enabled: true,
             seed: 1,
             swap_moves: 2_000_000,
-            share_before_root: 0.5,
+            share_before_root: 0.05,
             share_after_root: 0.5,
             unlimited_seconds: 10.0,
             stall_per_item: 10,

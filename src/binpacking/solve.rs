@@ -183,6 +183,7 @@ pub fn solve(
                     &settings.pricing,
                     &settings.bp,
                     deadline,
+                    |bins, bound| local(bins, bound.max(lower), settings.local.share_after_root),
                 )?;
                 (lower, root_lp, columns) = (root.bound.max(lower), root.lp, root.columns);
                 start = local(root.bins, lower, settings.local.share_after_root);

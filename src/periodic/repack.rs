@@ -79,7 +79,8 @@ pub fn repack(
         let (residual, jobs) = residual(inst, machines, &chosen);
         let lb = total_demand_bound(&residual);
         let sub = aggregated_root(&residual, &sub_settings, lb, true, Instant::now(), deadline)?;
-        if sub.machines.len() < chosen.len() && !deadline.expired() {
+        // Complete even when the deadline cut it short (the root always packs every task).
+        if sub.machines.len() < chosen.len() {
             let mut kept: Vec<Machine> = machines
                 .iter()
                 .enumerate()
