@@ -17,6 +17,7 @@
 //! what it is worth. Seeded: same seed, same moves (the deadline only cuts the search short).
 
 use super::repack::repack;
+use super::subset_sums::{table_fits, SubsetSums};
 use crate::solver::Deadline;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -82,90 +83,6 @@ impl Default for LocalSettings {
             repack_nodes: 3_000,
             repack_targeted: true,
         }
-    }
-}
-
-/// Sums reachable by subsets of some items, capacity `cap`, one bitset per prefix so a subset
-/// can be read back (rows are kept and reused between builds).
-struct SubsetSums {
-    words: usize,
-    cap: u64,
-    /// `rows[k]` for `k ≤ len`: the sums reachable with the first `k` items.
-    rows: Vec<Vec<u64>>,
-    len: usize,
-}
-
-/// Bitset words one subset-sum table may hold (64 MiB): larger capacities or item counts are
-/// left to the other methods.
-const MAX_WORDS: u128 = 1 << 23;
-
-/// True when a table of `rows` items over capacity `cap` stays within [`MAX_WORDS`].
-fn table_fits(rows: usize, cap: u64) -> bool {
-    (rows as u128 + 1) * (u128::from(cap) / 64 + 1) <= MAX_WORDS
-}
-
-impl SubsetSums {
-    fn new(cap: u64) -> SubsetSums {
-        let words = (cap as usize + 1).div_ceil(64);
-        let mut first = vec![0u64; words];
-        first[0] = 1;
-        SubsetSums {
-            words,
-            cap,
-            rows: vec![first],
-            len: 0,
-        }
-    }
-
-    /// Reachable sums over `weights` (each ≤ cap).
-    fn build(&mut self, weights: &[u64]) {
-        while self.rows.len() <= weights.len() {
-            self.rows.push(vec![0u64; self.words]);
-        }
-        self.len = weights.len();
-        let tail = (self.cap as usize + 1) % 64;
-        for (k, &w) in weights.iter().enumerate() {
-            let (done, todo) = self.rows.split_at_mut(k + 1);
-            let (prev, next) = (&done[k], &mut todo[0]);
-            next.copy_from_slice(prev);
-            let (shift_w, shift_b) = ((w / 64) as usize, (w % 64) as u32);
-            for i in shift_w..self.words {
-                let mut v = prev[i - shift_w] << shift_b;
-                if shift_b > 0 && i > shift_w {
-                    v |= prev[i - shift_w - 1] >> (64 - shift_b);
-                }
-                next[i] |= v;
-            }
-            if tail != 0 {
-                next[self.words - 1] &= (1u64 << tail) - 1;
-            }
-        }
-    }
-
-    fn reachable(&self, k: usize, s: u64) -> bool {
-        s <= self.cap && (self.rows[k][(s / 64) as usize] >> (s % 64)) & 1 == 1
-    }
-
-    /// The largest reachable sum in `[lo, hi]`, if any.
-    fn largest_in(&self, lo: u64, hi: u64) -> Option<u64> {
-        (lo..=hi.min(self.cap))
-            .rev()
-            .find(|&s| self.reachable(self.len, s))
-    }
-
-    /// Positions (into the built weights) of a subset summing to `s`, preferring the later
-    /// weights.
-    fn subset(&self, weights: &[u64], mut s: u64) -> Vec<usize> {
-        let mut out = Vec::new();
-        for k in (1..=self.len).rev() {
-            let w = weights[k - 1];
-            if s >= w && self.reachable(k - 1, s - w) {
-                out.push(k - 1);
-                s -= w;
-            }
-        }
-        debug_assert_eq!(s, 0);
-        out
     }
 }
 
@@ -542,7 +459,7 @@ fn attempt_one_fewer(
 /// Minimum bin slack (Gupta & Ho 1999, MBS′): bin after bin, the largest item left and the
 /// subset of the other items left that fills the rest of the bin best (exact subset sum,
 /// larger items preferred among equal fills).
-/// `None` when its subset-sum table would be too large (see [`MAX_WORDS`]) or the deadline
+/// `None` when its subset-sum table would be too large (see [`table_fits`]) or the deadline
 /// passes first.
 pub fn min_bin_slack(weights: &[u64], cap: u64, deadline: &Deadline) -> Option<Vec<Vec<usize>>> {
     if !table_fits(weights.len(), cap) {
@@ -622,35 +539,6 @@ pub fn l2_bound(weights: &[u64], cap: u64) -> u64 {
 mod tests {
     use super::*;
 
-    fn brute_min_bins(w: &[u64], cap: u64) -> usize {
-        // Smallest m with a packing, by depth-first search over bins.
-        fn place(w: &[u64], cap: u64, k: usize, loads: &mut Vec<u64>, m: usize) -> bool {
-            if k == w.len() {
-                return true;
-            }
-            for b in 0..loads.len() {
-                if loads[b] + w[k] <= cap {
-                    loads[b] += w[k];
-                    if place(w, cap, k + 1, loads, m) {
-                        return true;
-                    }
-                    loads[b] -= w[k];
-                }
-            }
-            if loads.len() < m {
-                loads.push(w[k]);
-                if place(w, cap, k + 1, loads, m) {
-                    return true;
-                }
-                loads.pop();
-            }
-            false
-        }
-        (1..=w.len())
-            .find(|&m| place(w, cap, 0, &mut Vec::new(), m))
-            .expect("n bins always do")
-    }
-
     #[test]
     fn reduce_is_a_packing_never_below_the_optimum_and_l2_is_valid() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -659,7 +547,7 @@ mod tests {
             let n = rng.random_range(4..=10);
             let cap = rng.random_range(10..=60);
             let w: Vec<u64> = (0..n).map(|_| rng.random_range(1..=cap)).collect();
-            let opt = brute_min_bins(&w, cap);
+            let opt = super::super::tests::min_bins(&w, cap);
             assert!(
                 l2_bound(&w, cap) as usize <= opt,
                 "case {case}: L2 above optimum"
@@ -690,7 +578,7 @@ mod tests {
             let n = rng.random_range(4..=11);
             let cap = rng.random_range(10..=60);
             let w: Vec<u64> = (0..n).map(|_| rng.random_range(1..=cap)).collect();
-            let opt = brute_min_bins(&w, cap);
+            let opt = super::super::tests::min_bins(&w, cap);
             let start: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
             let settings = LocalSettings {
                 seed: case,
@@ -725,26 +613,5 @@ mod tests {
             &Deadline::none(),
         );
         assert_eq!(got, vec![vec![0], vec![1], vec![2]]);
-    }
-
-    #[test]
-    fn subset_sums_read_back_a_subset_with_the_sum() {
-        let w = [3u64, 5, 7, 11, 13];
-        let mut s = SubsetSums::new(30);
-        s.build(&w);
-        for target in 0..=30u64 {
-            let reach = (0u32..32).any(|m| {
-                (0..5)
-                    .filter(|&k| m >> k & 1 == 1)
-                    .map(|k| w[k])
-                    .sum::<u64>()
-                    == target
-            });
-            assert_eq!(s.reachable(5, target), reach, "sum {target}");
-            if reach {
-                let picked = s.subset(&w, target);
-                assert_eq!(picked.iter().map(|&k| w[k]).sum::<u64>(), target);
-            }
-        }
     }
 }

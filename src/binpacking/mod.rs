@@ -12,6 +12,7 @@ mod repack;
 pub mod selfcheck;
 mod solve;
 mod study;
+mod subset_sums;
 #[cfg(test)]
 mod tests;
 

@@ -216,35 +216,6 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    /// Fewest bins, by trying every assignment of items to bins.
-    fn brute(w: &[u64], cap: u64) -> usize {
-        fn go(w: &[u64], cap: u64, k: usize, loads: &mut Vec<u64>, m: usize) -> bool {
-            if k == w.len() {
-                return true;
-            }
-            for b in 0..loads.len() {
-                if loads[b] + w[k] <= cap {
-                    loads[b] += w[k];
-                    if go(w, cap, k + 1, loads, m) {
-                        return true;
-                    }
-                    loads[b] -= w[k];
-                }
-            }
-            if loads.len() < m {
-                loads.push(w[k]);
-                if go(w, cap, k + 1, loads, m) {
-                    return true;
-                }
-                loads.pop();
-            }
-            false
-        }
-        (1..=w.len())
-            .find(|&m| go(w, cap, 0, &mut Vec::new(), m))
-            .expect("n bins always do")
-    }
-
     #[test]
     fn packs_exactly_when_brute_force_can() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
@@ -253,7 +224,7 @@ mod tests {
             let cap = rng.random_range(10..=40);
             let w: Vec<u64> = (0..n).map(|_| rng.random_range(1..=cap)).collect();
             let items: Vec<usize> = (0..n).collect();
-            let opt = brute(&w, cap);
+            let opt = super::super::tests::min_bins(&w, cap);
             for bins in 1..=n {
                 let got = pack_into(&w, &items, bins, cap, u64::MAX);
                 assert_eq!(got.is_some(), bins >= opt, "case {case}, {bins} bins");

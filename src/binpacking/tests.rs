@@ -10,6 +10,36 @@ use crate::solver::Deadline;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// Fewest bins of capacity `cap` for weights `w`, by trying every assignment of items to
+/// bins (the local search's and the repack move's tests hold their answers against it).
+pub(super) fn min_bins(w: &[u64], cap: u64) -> usize {
+    fn go(w: &[u64], cap: u64, k: usize, loads: &mut Vec<u64>, m: usize) -> bool {
+        if k == w.len() {
+            return true;
+        }
+        for b in 0..loads.len() {
+            if loads[b] + w[k] <= cap {
+                loads[b] += w[k];
+                if go(w, cap, k + 1, loads, m) {
+                    return true;
+                }
+                loads[b] -= w[k];
+            }
+        }
+        if loads.len() < m {
+            loads.push(w[k]);
+            if go(w, cap, k + 1, loads, m) {
+                return true;
+            }
+            loads.pop();
+        }
+        false
+    }
+    (1..=w.len())
+        .find(|&m| go(w, cap, 0, &mut Vec::new(), m))
+        .expect("n bins always do")
+}
+
 /// `bp` with no dive, no integer master and no local search proves the brute-force optimum (so
 /// the tree must find it), and so do the defaults; `cg`'s bound and every heuristic sit on the
 /// right side of it; every answer verifies.

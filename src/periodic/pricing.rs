@@ -289,11 +289,22 @@ fn best<'f>(k: &Knapsack, family: &'f [Vec<u32>]) -> Option<&'f Vec<u32>> {
 
 /// The columns of `family` worth more than `threshold`, best first, without repeats.
 fn improving_columns(k: &Knapsack, family: &[Vec<u32>], threshold: f64) -> Vec<(Column, f64)> {
+    improving_as(k, family, threshold, |u| column(k, u))
+}
+
+/// The count vectors of `family` worth more than `threshold`, as columns by `column`, best
+/// first, without repeats.
+pub(super) fn improving_as(
+    k: &Knapsack,
+    family: &[Vec<u32>],
+    threshold: f64,
+    column: impl Fn(&[u32]) -> Column,
+) -> Vec<(Column, f64)> {
     let mut good: Vec<(Column, f64)> = family
         .iter()
         .map(|u| (u, k.value(u)))
         .filter(|(_, v)| *v > threshold)
-        .map(|(u, v)| (column(k, u), v))
+        .map(|(u, v)| (column(u), v))
         .collect();
     good.sort_by(|a, b| b.1.total_cmp(&a.1));
     good.dedup_by(|a, b| a.0 == b.0);

@@ -13,7 +13,7 @@
 use super::instance::Instance;
 use super::knapsack::{branch_and_bound, Item, Knapsack, FIT_TOLERANCE};
 use super::peak::norm;
-use super::pricing::PricingSettings;
+use super::pricing::{improving_as, PricingSettings};
 use crate::colgen::{BranchPricing, Column, Decisions, Priced, Pricing};
 use crate::error::Result;
 use crate::solver::Deadline;
@@ -176,19 +176,6 @@ fn column(classes: &[Class], u: &[u32]) -> Column {
     rows.into_iter().map(|r| (r, 1.0)).collect()
 }
 
-/// The vectors of `family` worth more than `threshold` as columns, best first, no repeats.
-fn improving(k: &Knapsack, classes: &[Class], family: &[Vec<u32>], t: f64) -> Vec<(Column, f64)> {
-    let mut good: Vec<(Column, f64)> = family
-        .iter()
-        .map(|u| (u, k.value(u)))
-        .filter(|(_, v)| *v > t)
-        .map(|(u, v)| (column(classes, u), v))
-        .collect();
-    good.sort_by(|a, b| b.1.total_cmp(&a.1));
-    good.dedup_by(|a, b| a.0 == b.0);
-    good
-}
-
 impl Pricing for TaskPricing<'_> {
     fn settle(&mut self) {
         self.settled = true;
@@ -214,7 +201,7 @@ impl Pricing for TaskPricing<'_> {
         for u in family.iter_mut().take(self.settings.local_search_starts) {
             k.improve(u, 3);
         }
-        let good = improving(&k, &classes, &family, threshold);
+        let good = improving_as(&k, &family, threshold, |u| column(&classes, u));
         if self.residual.is_some() || (!good.is_empty() && !self.settings.exact_every_iteration) {
             return Ok(Priced {
                 columns: good,
