@@ -167,3 +167,33 @@ fn malformed_json_and_bpplib() {
     rejects("e.txt", "2\n10\n0\n3\n", &["line 3", "`0`", "capacity 10"]);
     rejects("f.txt", "2\n10\n3\n", &["ends before the weight"]);
 }
+
+#[test]
+fn bad_cut_and_tree_settings() {
+    let d = tempfile::tempdir().unwrap();
+    for (text, fragments) in [
+        ("[cuts]\nshare = 2.0\n", ["cuts.share", "2", "[0, 1]"]),
+        (
+            "[bp]\npair_target = 1.0\n",
+            ["bp.pair_target", "1", "(0, 1)"],
+        ),
+        (
+            "[bp]\npool_per_row = -1.0\n",
+            ["bp.pool_per_row", "-1", "≥ 0"],
+        ),
+    ] {
+        let s = write(&d, "s.toml", text);
+        expect_input_error(
+            &[
+                "solve",
+                "binpacking",
+                "data/bpplib/Falkenauer_u120_00.txt",
+                "--method",
+                "bp",
+                "--settings",
+                s.to_str().unwrap(),
+            ],
+            &fragments,
+        );
+    }
+}

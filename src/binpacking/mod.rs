@@ -4,6 +4,7 @@
 //! generation alone as a bound. Model and choices: `models/packing.md`.
 
 mod aggregate;
+mod cut_pricing;
 mod instance;
 mod local;
 mod pricing;
@@ -16,6 +17,7 @@ mod subset_sums;
 #[cfg(test)]
 mod tests;
 
+pub use cut_pricing::CutKnapsack;
 pub use instance::Instance;
 pub use pricing::{BinKnapsack, PricingSettings};
 pub use problem::BinPacking;

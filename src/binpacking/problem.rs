@@ -20,6 +20,23 @@ impl Validate for Settings {
         if self.pricing.node_limit == 0 {
             return Err(Invalid::new("pricing.node_limit", 0, "must be at least 1"));
         }
+        let c = &self.cuts;
+        if !(0.0..=1.0).contains(&c.share) {
+            return Err(Invalid::new("cuts.share", c.share, "must be in [0, 1]"));
+        }
+        for (key, v) in [
+            ("cuts.reduced_cost_tol", c.reduced_cost_tol),
+            ("cuts.min_violation", c.min_violation),
+            ("bp.pool_per_row", self.bp.pool_per_row),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(Invalid::new(key, v, "must be a finite number ≥ 0"));
+            }
+        }
+        let t = self.bp.pair_target;
+        if !(t > 0.0 && t < 1.0) {
+            return Err(Invalid::new("bp.pair_target", t, "must be in (0, 1)"));
+        }
         Ok(())
     }
 }

@@ -1,11 +1,16 @@
 //! The methods, their settings, the solution and its verification.
 
 use super::aggregate::{self, Types};
+use super::cut_pricing::CutKnapsack;
 use super::instance::Instance;
 use super::local::{self, LocalSettings};
 use super::pricing::{BinKnapsack, PricingSettings};
-use crate::colgen::{branch_and_price, check_partition, partition, BpEnd, BpSettings, Column};
+use crate::colgen::{
+    branch_and_price, check_partition, partition, subset_row_root, BpEnd, BpSettings, Column,
+    CutSettings,
+};
 use crate::error::Result;
+use crate::outcome::ceil_with_tolerance;
 use crate::problem::{Certificate, Sense};
 use crate::solver::Deadline;
 use crate::Violation;
@@ -70,6 +75,9 @@ pub struct Settings {
     /// With identical items, column generation and dives over item types first (the
     /// cutting-stock master); the unit-item tree only when they leave a gap.
     pub aggregate: bool,
+    /// One dimension: subset-row cut rounds at the root when a gap is left, before the tree
+    /// (they prove the optimum when the LP bound is one below it).
+    pub cuts: CutSettings,
 }
 
 impl Default for Settings {
@@ -80,6 +88,7 @@ impl Default for Settings {
             study_seconds: 10.0,
             local: LocalSettings::default(),
             aggregate: true,
+            cuts: CutSettings::default(),
         }
     }
 }
@@ -188,6 +197,18 @@ pub fn solve(
                 (lower, root_lp, columns) = (root.bound.max(lower), root.lp, root.columns);
                 start = local(root.bins, lower, settings.local.share_after_root);
             }
+            if method == Method::Bp && (start.len() as u64) > lower {
+                if let Some(w) = &weights {
+                    let cut = root_cuts(w, cap, &start, lower, root_lp, settings, deadline)?;
+                    if let Some(out) = cut {
+                        lower = lower.max(ceil_with_tolerance(out.bound));
+                        let stats = &mut certificate.stats;
+                        stats.insert("cut_rounds".into(), out.rounds as f64);
+                        stats.insert("cuts".into(), out.cuts as f64);
+                        stats.insert("cut_bound".into(), out.bound);
+                    }
+                }
+            }
             let stats = &mut certificate.stats;
             let bins = if (start.len() as u64) <= lower || (aggregated && method == Method::Cg) {
                 stats.insert("nodes".into(), 0.0);
@@ -235,6 +256,50 @@ pub fn solve(
     };
     certificate.seconds = began.elapsed().as_secs_f64();
     Ok(Solution { certificate, bins })
+}
+
+/// Subset-row cut rounds at the root over unit items ([`subset_row_root`]) from the packing
+/// `start`, aiming at `start.len()` bins; `None` when they are off or the instance is too
+/// large for them (rows, or the pricing's table of items × capacity).
+fn root_cuts(
+    weights: &[u64],
+    cap: u64,
+    start: &[Vec<usize>],
+    lower: u64,
+    root_lp: f64,
+    settings: &Settings,
+    deadline: &Deadline,
+) -> Result<Option<crate::colgen::CutOutcome>> {
+    let cs = &settings.cuts;
+    let n = weights.len();
+    if !cs.enabled
+        || n > cs.max_rows
+        || (n as u64).saturating_mul(cap + 1) > settings.pricing.dp_cells
+        || deadline.expired()
+    {
+        return Ok(None);
+    }
+    let budget = deadline.keeping(|left| left * (1.0 - cs.share));
+    let pool: Vec<Column> = start
+        .iter()
+        .map(|b| b.iter().map(|&i| (i, 1.0)).collect())
+        .collect();
+    let mut pricing = CutKnapsack::new(weights, cap, settings.pricing.clone());
+    let known = if root_lp.is_finite() {
+        root_lp.max(lower as f64 - 1.0)
+    } else {
+        lower as f64 - 1.0
+    };
+    let out = subset_row_root(
+        n,
+        &mut pricing,
+        pool,
+        cs,
+        start.len() as u64,
+        known.max(0.0),
+        &budget,
+    )?;
+    Ok(Some(out))
 }
 
 /// Every item in exactly one bin, no bin over capacity in any dimension, the objective the bin

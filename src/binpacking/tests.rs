@@ -200,3 +200,59 @@ fn compact_milp_agrees_with_branch_and_price() {
         );
     }
 }
+
+/// Subset-row cut rounds never bound above the brute-force optimum, never end below the LP of
+/// their first round, and their pool stays valid (run to the end: the target is out of reach).
+#[test]
+fn cut_rounds_bound_below_the_optimum() {
+    use crate::colgen::{subset_row_root, CutSettings};
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let (mut raised, mut with_cuts) = (0, 0);
+    for case in 0..300 {
+        let n = rng.random_range(5..=11);
+        let cap = rng.random_range(20..=60u64);
+        let w: Vec<u64> = (0..n)
+            .map(|_| rng.random_range(cap / 5..=cap / 2 + 1))
+            .collect();
+        let opt = min_bins(&w, cap) as u64;
+        let pool: Vec<crate::colgen::Column> = (0..n).map(|i| vec![(i, 1.0)]).collect();
+        let settings = CutSettings {
+            share: 1.0,
+            ..CutSettings::default()
+        };
+        let mut first = settings.clone();
+        first.max_rounds = 1;
+        let run = |s: &CutSettings| {
+            let mut k = CutKnapsack::new(&w, cap, PricingSettings::default());
+            subset_row_root(
+                n,
+                &mut k,
+                pool.clone(),
+                s,
+                n as u64 + 1,
+                0.0,
+                &Deadline::none(),
+            )
+            .expect("cut rounds")
+        };
+        let lp = run(&first);
+        let cut = run(&settings);
+        assert!(
+            cut.bound <= opt as f64 + 1e-6,
+            "case {case}: bound {} above the optimum {opt} ({w:?}, cap {cap})",
+            cut.bound
+        );
+        assert!(cut.bound >= lp.bound - 1e-6, "case {case}");
+        assert!(
+            lp.lp.is_some_and(|v| (v - lp.bound).abs() < 1e-6),
+            "case {case}: the first round's LP is proven"
+        );
+        with_cuts += usize::from(cut.cuts > 0);
+        raised += usize::from(cut.bound > lp.bound + 1e-6);
+    }
+    // The rounds did something: cuts were found and some raised the bound.
+    assert!(
+        with_cuts > 0 && raised > 0,
+        "cuts {with_cuts}, raised {raised}"
+    );
+}

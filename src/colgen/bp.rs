@@ -56,6 +56,11 @@ pub struct BpSettings {
     pub integer_seconds: f64,
     /// Nodes between two restricted integer masters.
     pub integer_every: u64,
+    /// A node's master starts from at most `pool_per_row × rows` pool columns, those of
+    /// least reduced cost at its parent's last duals (0: the whole pool).
+    pub pool_per_row: f64,
+    /// The pair branched on is the one whose together-value is closest to this (in (0, 1)).
+    pub pair_target: f64,
 }
 
 impl Default for BpSettings {
@@ -75,6 +80,8 @@ impl Default for BpSettings {
             progress_seconds: 1.0,
             integer_seconds: 2.0,
             integer_every: 200,
+            pool_per_row: 3.0,
+            pair_target: 0.5,
         }
     }
 }
@@ -127,14 +134,24 @@ pub struct BpOutcome {
     pub seconds: f64,
 }
 
-/// An open node: its decisions and its parent's bound.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// An open node: its decisions, its parent's bound and its parent's last duals (which pick
+/// the pool columns its master starts from).
+#[derive(Debug, Clone)]
 struct Node {
     bound: u64,
     depth: u32,
     together: Vec<(usize, usize)>,
     apart: Vec<(usize, usize)>,
+    duals: Option<std::rc::Rc<Vec<f64>>>,
 }
+
+impl PartialEq for Node {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+
+impl Eq for Node {}
 
 impl Ord for Node {
     /// The heap pops the least bound first, then the deepest.
@@ -177,25 +194,61 @@ pub fn together_groups(rows: usize, together: &[(usize, usize)]) -> Vec<usize> {
     (0..rows).map(|i| find(&mut parent, i)).collect()
 }
 
-/// Whether `col` honours the decisions (`group[i]` the representative of item `i`).
-fn compatible(col: &Column, group: &[usize], apart: &[(usize, usize)]) -> bool {
-    let has: HashSet<usize> = col.iter().map(|&(r, _)| r).collect();
-    let holds_group: HashSet<usize> = has.iter().map(|&r| group[r]).collect();
-    // Together: a column holding one member of a group holds all of them.
-    for (r, &g) in group.iter().enumerate() {
-        if holds_group.contains(&g) && !has.contains(&r) {
-            return false;
+/// The decisions of a node in the form [`Filter::admits`] checks fast: per item its
+/// together group (representative) and the group's size, and its apart partners.
+struct Filter {
+    group: Vec<usize>,
+    size: Vec<u32>,
+    apart_of: Vec<Vec<usize>>,
+    /// Scratch: per group, the column's items in it; per item, whether the column holds it.
+    count: Vec<u32>,
+    held: Vec<bool>,
+}
+
+impl Filter {
+    fn new(group: &[usize], apart: &[(usize, usize)]) -> Filter {
+        let rows = group.len();
+        let mut size = vec![0u32; rows];
+        for &g in group {
+            size[g] += 1;
+        }
+        let mut apart_of = vec![Vec::new(); rows];
+        for &(i, j) in apart {
+            apart_of[i].push(j);
+            apart_of[j].push(i);
+        }
+        Filter {
+            group: group.to_vec(),
+            size,
+            apart_of,
+            count: vec![0; rows],
+            held: vec![false; rows],
         }
     }
-    !apart
-        .iter()
-        .any(|&(i, j)| has.contains(&i) && has.contains(&j))
+
+    /// Whether `col` honours the decisions: a column holding one member of a together group
+    /// holds all of them, and no apart pair.
+    fn admits(&mut self, col: &Column) -> bool {
+        for &(r, _) in col {
+            self.held[r] = true;
+            self.count[self.group[r]] += 1;
+        }
+        let ok = col.iter().all(|&(r, _)| {
+            self.count[self.group[r]] == self.size[self.group[r]]
+                && self.apart_of[r].iter().all(|&j| !self.held[j])
+        });
+        for &(r, _) in col {
+            self.held[r] = false;
+            self.count[self.group[r]] = 0;
+        }
+        ok
+    }
 }
 
 /// A fractional pair to branch on: `f_ij = Σ_{c ∋ i, j} λ_c` strictly between 0 and 1,
-/// closest to ½ (ties: the smallest pair). A partitioning solution that is fractional always
+/// closest to `target` (by default ½; ties: the smallest pair). A partitioning solution that is fractional always
 /// has one; a covering one that over-covers may not, and its node is then reported stuck.
-fn pair_to_branch(cols: &[Column], primal: &[f64]) -> Option<(usize, usize)> {
+fn pair_to_branch(cols: &[Column], primal: &[f64], target: f64) -> Option<(usize, usize)> {
     let support: Vec<(usize, f64)> = primal
         .iter()
         .enumerate()
@@ -214,9 +267,9 @@ fn pair_to_branch(cols: &[Column], primal: &[f64]) -> Option<(usize, usize)> {
     pair.into_iter()
         .filter(|(_, f)| *f > 1e-6 && *f < 1.0 - 1e-6)
         .min_by(|a, b| {
-            (a.1 - 0.5)
+            (a.1 - target)
                 .abs()
-                .total_cmp(&(b.1 - 0.5).abs())
+                .total_cmp(&(b.1 - target).abs())
                 .then(a.0.cmp(&b.0))
         })
         .map(|(p, _)| p)
@@ -255,6 +308,7 @@ pub fn branch_and_price<P: BranchPricing>(
         depth: 0,
         together: Vec::new(),
         apart: Vec::new(),
+        duals: None,
     });
     let (mut nodes, mut root_lp) = (0u64, 0.0);
     // The least bound of a node that could be neither closed nor split.
@@ -290,9 +344,28 @@ pub fn branch_and_price<P: BranchPricing>(
                     .collect(),
             )?;
         }
-        for c in pool.iter().filter(|c| compatible(c, &group, &node.apart)) {
+        let mut filter = Filter::new(&group, &node.apart);
+        let mut fit: Vec<(f64, &Column)> = pool
+            .iter()
+            .filter(|c| filter.admits(c))
+            .map(|c| {
+                let rc = node.duals.as_ref().map_or(0.0, |pi| {
+                    1.0 - c.iter().map(|&(r, a)| a * pi[r]).sum::<f64>()
+                });
+                (rc, c)
+            })
+            .collect();
+        // The least reduced costs at the parent's duals: a master of the whole pool (8,000
+        // columns on Hard28) made HiGHS most of a node's time.
+        let keep = (settings.pool_per_row * rows as f64).ceil() as usize;
+        if settings.pool_per_row > 0.0 && fit.len() > keep {
+            fit.sort_by(|a, b| a.0.total_cmp(&b.0));
+            fit.truncate(keep);
+        }
+        for (_, c) in fit {
             master.add_column(c.clone())?;
         }
+        let preset = master.len();
         let cg = run(
             &mut master,
             pricing,
@@ -307,7 +380,8 @@ pub fn branch_and_price<P: BranchPricing>(
             root_lp = cg.bound;
         }
         let cols = master.columns().to_vec();
-        remember(&mut pool, &cols);
+        // The preset columns are in the pool already (or are the group columns).
+        remember(&mut pool, &cols[preset..]);
         let whole = integral(&cg.primal);
         if whole {
             let counts: Vec<u64> = cg.primal.iter().map(|v| v.round() as u64).collect();
@@ -360,7 +434,7 @@ pub fn branch_and_price<P: BranchPricing>(
         let pair = if whole {
             None
         } else {
-            pair_to_branch(&cols, &cg.primal)
+            pair_to_branch(&cols, &cg.primal, settings.pair_target)
         };
         let Some((i, j)) = pair else {
             // An integral but unsettled LP (the loop stopped early), or a fractional one
@@ -368,12 +442,14 @@ pub fn branch_and_price<P: BranchPricing>(
             stuck = Some(stuck.map_or(node_bound, |b| b.min(node_bound)));
             continue;
         };
+        let duals = std::rc::Rc::new(cg.duals.clone());
         for together in [true, false] {
             let mut child = Node {
                 bound: node_bound,
                 depth: node.depth + 1,
                 together: node.together.clone(),
                 apart: node.apart.clone(),
+                duals: Some(duals.clone()),
             };
             if together {
                 child.together.push((i, j));

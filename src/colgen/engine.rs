@@ -113,6 +113,8 @@ pub struct CgOutcome {
     pub bound: f64,
     /// Master primal values `Y_i` at the last solve.
     pub primal: Vec<f64>,
+    /// Master duals `π ≥ 0` at the last solve.
+    pub duals: Vec<f64>,
     /// Per-iteration record.
     pub iterations: Vec<Iteration>,
     /// Wall-clock seconds.
@@ -313,6 +315,7 @@ pub fn run<P: Pricing>(
             bound.min(last.value)
         },
         primal: last.primal,
+        duals: last.duals,
         iterations,
         seconds: began.elapsed().as_secs_f64(),
         settled_seconds: settled_seconds

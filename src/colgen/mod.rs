@@ -4,6 +4,7 @@
 //! diving heuristic ([`dive`]) and the integer finish ([`solve_integer_master`]). Nothing here knows what a column means.
 
 mod bp;
+mod cuts;
 mod decisions;
 mod dive;
 mod engine;
@@ -15,6 +16,7 @@ pub use crate::solver::{Column, CoveringSolution as MasterSolution};
 pub use bp::{
     branch_and_price, root_dives, together_groups, BpEnd, BpOutcome, BpSettings, BranchPricing,
 };
+pub use cuts::{separate, subset_row_root, CutEnd, CutOutcome, CutPricing, CutSettings, Triple};
 pub use decisions::Decisions;
 pub use dive::{dive, dive_with, DiveGuide, DiveOutcome, DiveSettings};
 pub use engine::{run, CgOutcome, CgSettings, Iteration, Termination};
