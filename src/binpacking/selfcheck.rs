@@ -76,9 +76,14 @@ pub fn random(rng: &mut ChaCha8Rng, case: usize) -> Instance {
 
 /// Settings under which branch-and-price itself must prove the optimum.
 pub fn branching_settings() -> Settings {
+    let d = Settings::default();
     let mut s = Settings {
-        bp: BpSettings::branching_only(),
-        ..Settings::default()
+        bp: BpSettings {
+            strong_candidates: d.bp.strong_candidates,
+            strong_depth: d.bp.strong_depth,
+            ..BpSettings::branching_only()
+        },
+        ..d
     };
     // The local search would find the optimum before the tree.
     s.local.enabled = false;

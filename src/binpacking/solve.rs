@@ -84,7 +84,13 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             pricing: PricingSettings::default(),
-            bp: BpSettings::default(),
+            // Strong branching on 10 pairs above depth 20: Hard28's non-IRUP BPP14 and
+            // BPP716 closed in 74 and 12 nodes, where 2,000 nodes did not (models/packing.md §4).
+            bp: BpSettings {
+                strong_candidates: 10,
+                strong_depth: 20,
+                ..BpSettings::default()
+            },
             study_seconds: 10.0,
             local: LocalSettings::default(),
             aggregate: true,

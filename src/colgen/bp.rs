@@ -12,7 +12,7 @@
 //! of items is covered together by a fractional amount (Ryan & Foster 1981). The covering
 //! master may over-cover; a node whose fractional solution has no fractional pair (or whose
 //! loop stopped early on an integral solution) is neither closed nor split, its bound is kept,
-//! and the search cannot end `optimal` below it (see [`pair_to_branch`]).
+//! and the search cannot end `optimal` below it (see [`ranked_pairs`]).
 
 use super::integer::{integer_bins, repeat_by_counts};
 use super::{dive_with, run, CgSettings, Column, CoveringMaster, DiveGuide, DiveSettings, Pricing};
@@ -61,6 +61,11 @@ pub struct BpSettings {
     pub pool_per_row: f64,
     /// The pair branched on is the one whose together-value is closest to this (in (0, 1)).
     pub pair_target: f64,
+    /// Strong branching: pairs tried at a node (both children solved by column generation),
+    /// the best kept (≤ 1: off, the default here; bin packing turns it on) …
+    pub strong_candidates: usize,
+    /// … at nodes shallower than this depth.
+    pub strong_depth: u32,
 }
 
 impl Default for BpSettings {
@@ -82,6 +87,8 @@ impl Default for BpSettings {
             integer_every: 200,
             pool_per_row: 3.0,
             pair_target: 0.5,
+            strong_candidates: 1,
+            strong_depth: 20,
         }
     }
 }
@@ -245,10 +252,11 @@ impl Filter {
     }
 }
 
-/// A fractional pair to branch on: `f_ij = Σ_{c ∋ i, j} λ_c` strictly between 0 and 1,
-/// closest to `target` (by default ½; ties: the smallest pair). A partitioning solution that is fractional always
-/// has one; a covering one that over-covers may not, and its node is then reported stuck.
-fn pair_to_branch(cols: &[Column], primal: &[f64], target: f64) -> Option<(usize, usize)> {
+/// The fractional pairs to branch on, at most `max`, best first: `f_ij = Σ_{c ∋ i, j} λ_c`
+/// strictly between 0 and 1, closest to `target` (by default ½; ties: the smallest pair). A
+/// partitioning solution that is fractional always has one; a covering one that over-covers
+/// may not, and its node is then reported stuck.
+fn ranked_pairs(cols: &[Column], primal: &[f64], target: f64, max: usize) -> Vec<(usize, usize)> {
     let support: Vec<(usize, f64)> = primal
         .iter()
         .enumerate()
@@ -264,20 +272,91 @@ fn pair_to_branch(cols: &[Column], primal: &[f64], target: f64) -> Option<(usize
             }
         }
     }
-    pair.into_iter()
+    let mut fractional: Vec<((usize, usize), f64)> = pair
+        .into_iter()
         .filter(|(_, f)| *f > 1e-6 && *f < 1.0 - 1e-6)
-        .min_by(|a, b| {
-            (a.1 - target)
-                .abs()
-                .total_cmp(&(b.1 - target).abs())
-                .then(a.0.cmp(&b.0))
-        })
-        .map(|(p, _)| p)
+        .collect();
+    fractional.sort_by(|a, b| {
+        (a.1 - target)
+            .abs()
+            .total_cmp(&(b.1 - target).abs())
+            .then(a.0.cmp(&b.0))
+    });
+    fractional.into_iter().take(max).map(|(p, _)| p).collect()
 }
 
 /// Whether every `λ` is integral.
 fn integral(primal: &[f64]) -> bool {
     primal.iter().all(|v| (v - v.round()).abs() <= 1e-6)
+}
+
+/// One strong-branching candidate: its pair, its children's bounds (together, apart), how
+/// many of them reach the incumbent, and the sum of their LP values.
+struct Trial {
+    pair: (usize, usize),
+    bounds: [u64; 2],
+    closed: usize,
+    value: f64,
+}
+
+impl Trial {
+    /// More children closed, then the higher least child bound, then the higher LP sum.
+    fn beats(&self, other: &Trial) -> bool {
+        let least = |t: &Trial| t.bounds[0].min(t.bounds[1]);
+        (self.closed, least(self))
+            .cmp(&(other.closed, least(other)))
+            .then(self.value.total_cmp(&other.value))
+            .is_gt()
+    }
+}
+
+/// The master of a node with decisions `together` / `apart`: one column per together group
+/// (feasible, since each group was formed inside a column of an ancestor's master) and the
+/// compatible pool columns, at most `pool_per_row × rows` of them, those of least reduced cost
+/// at `duals` (the parent's; a master of the whole pool, 8,000 columns on Hard28, made HiGHS
+/// most of a node's time).
+fn node_master(
+    demands: &[f64],
+    pool: &[Column],
+    together: &[(usize, usize)],
+    apart: &[(usize, usize)],
+    duals: Option<&[f64]>,
+    pool_per_row: f64,
+) -> Result<CoveringMaster> {
+    let rows = demands.len();
+    let group = together_groups(rows, together);
+    let mut master = CoveringMaster::new(demands);
+    let mut reps: Vec<usize> = group.clone();
+    reps.sort_unstable();
+    reps.dedup();
+    for g in reps {
+        master.add_column(
+            (0..rows)
+                .filter(|&r| group[r] == g)
+                .map(|r| (r, 1.0))
+                .collect(),
+        )?;
+    }
+    let mut filter = Filter::new(&group, apart);
+    let mut fit: Vec<(f64, &Column)> = pool
+        .iter()
+        .filter(|c| filter.admits(c))
+        .map(|c| {
+            let rc = duals.map_or(0.0, |pi| {
+                1.0 - c.iter().map(|&(r, a)| a * pi[r]).sum::<f64>()
+            });
+            (rc, c)
+        })
+        .collect();
+    let keep = (pool_per_row * rows as f64).ceil() as usize;
+    if pool_per_row > 0.0 && fit.len() > keep {
+        fit.sort_by(|a, b| a.0.total_cmp(&b.0));
+        fit.truncate(keep);
+    }
+    for (_, c) in fit {
+        master.add_column(c.clone())?;
+    }
+    Ok(master)
 }
 
 /// Branch-and-price for `rows` unit-demand items. `start` is a feasible packing (one column
@@ -329,42 +408,14 @@ pub fn branch_and_price<P: BranchPricing>(
         let node = heap.pop().expect("not empty");
         nodes += 1;
         pricing.restrict(&node.together, &node.apart);
-        let group = together_groups(rows, &node.together);
-        let mut master = CoveringMaster::new(&demands);
-        // One column per together group: feasible, since each group was formed inside a
-        // column of an ancestor's master.
-        let mut reps: Vec<usize> = group.clone();
-        reps.sort_unstable();
-        reps.dedup();
-        for g in reps {
-            master.add_column(
-                (0..rows)
-                    .filter(|&r| group[r] == g)
-                    .map(|r| (r, 1.0))
-                    .collect(),
-            )?;
-        }
-        let mut filter = Filter::new(&group, &node.apart);
-        let mut fit: Vec<(f64, &Column)> = pool
-            .iter()
-            .filter(|c| filter.admits(c))
-            .map(|c| {
-                let rc = node.duals.as_ref().map_or(0.0, |pi| {
-                    1.0 - c.iter().map(|&(r, a)| a * pi[r]).sum::<f64>()
-                });
-                (rc, c)
-            })
-            .collect();
-        // The least reduced costs at the parent's duals: a master of the whole pool (8,000
-        // columns on Hard28) made HiGHS most of a node's time.
-        let keep = (settings.pool_per_row * rows as f64).ceil() as usize;
-        if settings.pool_per_row > 0.0 && fit.len() > keep {
-            fit.sort_by(|a, b| a.0.total_cmp(&b.0));
-            fit.truncate(keep);
-        }
-        for (_, c) in fit {
-            master.add_column(c.clone())?;
-        }
+        let mut master = node_master(
+            &demands,
+            &pool,
+            &node.together,
+            &node.apart,
+            node.duals.as_deref().map(|d| d.as_slice()),
+            settings.pool_per_row,
+        )?;
         let preset = master.len();
         let cg = run(
             &mut master,
@@ -431,21 +482,83 @@ pub fn branch_and_price<P: BranchPricing>(
         if node_bound >= incumbent.len() as u64 || (whole && settled) {
             continue;
         }
-        let pair = if whole {
-            None
+        let strong = settings.strong_candidates > 1 && node.depth < settings.strong_depth;
+        let candidates = if whole {
+            Vec::new()
         } else {
-            pair_to_branch(&cols, &cg.primal, settings.pair_target)
+            let max = if strong {
+                settings.strong_candidates
+            } else {
+                1
+            };
+            ranked_pairs(&cols, &cg.primal, settings.pair_target, max)
         };
-        let Some((i, j)) = pair else {
+        let Some(&(mut i, mut j)) = candidates.first() else {
             // An integral but unsettled LP (the loop stopped early), or a fractional one
             // without a fractional pair: neither closed nor split.
             stuck = Some(stuck.map_or(node_bound, |b| b.min(node_bound)));
             continue;
         };
+        let mut child_bounds = [node_bound; 2];
+        let best = incumbent.len() as u64;
+        if strong && candidates.len() > 1 {
+            // Strong branching: both children of each candidate by column generation; the
+            // pair closing most children wins, then the higher least child bound, then the
+            // higher sum of child LP values. The children's bounds are kept.
+            let mut chosen: Option<Trial> = None;
+            for &(a, b) in &candidates {
+                let mut bounds = [node_bound; 2];
+                let mut value = 0.0;
+                for (side, together) in [true, false].into_iter().enumerate() {
+                    if deadline.expired() {
+                        break;
+                    }
+                    let (mut t, mut p) = (node.together.clone(), node.apart.clone());
+                    if together {
+                        t.push((a, b));
+                    } else {
+                        p.push((a, b));
+                    }
+                    pricing.restrict(&t, &p);
+                    let mut m = node_master(
+                        &demands,
+                        &pool,
+                        &t,
+                        &p,
+                        Some(&cg.duals),
+                        settings.pool_per_row,
+                    )?;
+                    let pre = m.len();
+                    let out = run(&mut m, pricing, &settings.cg, node_bound as f64, deadline)?;
+                    remember(&mut pool, &m.columns()[pre..]);
+                    bounds[side] = ceil_with_tolerance(out.bound).max(node_bound);
+                    value += out.master_value.min(best as f64);
+                }
+                let closed = bounds.iter().filter(|&&x| x >= best).count();
+                let trial = Trial {
+                    pair: (a, b),
+                    bounds,
+                    closed,
+                    value,
+                };
+                if chosen.as_ref().is_none_or(|c| trial.beats(c)) {
+                    chosen = Some(trial);
+                }
+                if closed == 2 || deadline.expired() {
+                    break;
+                }
+            }
+            if let Some(t) = chosen {
+                ((i, j), child_bounds) = (t.pair, t.bounds);
+            }
+        }
         let duals = std::rc::Rc::new(cg.duals.clone());
-        for together in [true, false] {
+        for (side, together) in [true, false].into_iter().enumerate() {
+            if child_bounds[side] >= best {
+                continue;
+            }
             let mut child = Node {
-                bound: node_bound,
+                bound: child_bounds[side],
                 depth: node.depth + 1,
                 together: node.together.clone(),
                 apart: node.apart.clone(),
