@@ -9,6 +9,7 @@ mod decisions;
 mod dive;
 mod engine;
 mod integer;
+mod node;
 mod packing;
 mod pricing;
 
