@@ -54,7 +54,7 @@ pub struct CutSettings {
     pub columns_per_iteration: usize,
     /// A column enters when its reduced cost is below `−reduced_cost_tol`.
     pub reduced_cost_tol: f64,
-    /// Rows at most (the pair weights are a dense `rows × rows` table).
+    /// Rows at most (separation enumerates the triples around every row).
     pub max_rows: usize,
 }
 
@@ -152,32 +152,31 @@ pub fn separate(
     max: usize,
     known: &[Triple],
 ) -> Vec<(Triple, f64)> {
-    // Columns in the support, and per row the support columns holding it.
-    let support: Vec<usize> = (0..pool.len().min(primal.len()))
-        .filter(|&c| primal[c] > 1e-9)
-        .collect();
+    // Pair weights, per row its partners (ascending) and the support columns holding it.
+    let pair = super::node::together_values(pool, primal);
+    let w = |i: usize, j: usize| pair.get(&(i.min(j), i.max(j))).copied().unwrap_or(0.0);
+    let mut adjacent: Vec<Vec<usize>> = vec![Vec::new(); rows];
+    for &(i, j) in pair.keys() {
+        adjacent[i].push(j);
+        adjacent[j].push(i);
+    }
     let mut holding: Vec<Vec<usize>> = vec![Vec::new(); rows];
-    let mut pair = vec![0.0f64; rows * rows];
-    for &c in &support {
-        let rs: Vec<usize> = pool[c].iter().map(|&(r, _)| r).collect();
-        for (a, &i) in rs.iter().enumerate() {
-            holding[i].push(c);
-            for &j in &rs[a + 1..] {
-                pair[i * rows + j] += primal[c];
-                pair[j * rows + i] += primal[c];
+    for (c, col) in pool.iter().enumerate().take(primal.len()) {
+        if primal[c] > 1e-9 {
+            for &(r, _) in col {
+                holding[r].push(c);
             }
         }
     }
     let known: std::collections::HashSet<Triple> = known.iter().copied().collect();
     let mut found: Vec<(Triple, f64)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for i in 0..rows {
-        let adj: Vec<usize> = (0..rows)
-            .filter(|&j| j != i && pair[i * rows + j] > 1e-9)
-            .collect();
+    for (i, adj) in adjacent.iter_mut().enumerate() {
+        adj.sort_unstable();
+        let adj: &[usize] = adj;
         for (a, &j) in adj.iter().enumerate() {
             for &k in &adj[a + 1..] {
-                let (wij, wik, wjk) = (pair[i * rows + j], pair[i * rows + k], pair[j * rows + k]);
+                let (wij, wik, wjk) = (w(i, j), w(i, k), w(j, k));
                 if wij + wik + wjk <= 1.0 + min_violation {
                     continue;
                 }

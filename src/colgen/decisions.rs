@@ -15,6 +15,8 @@ pub struct Decisions {
     pub conflicts: Vec<Vec<usize>>,
     /// Groups that hold both items of an apart pair: no bin may take them.
     pub forbidden: Vec<bool>,
+    /// Per item, its group.
+    pub group_of: Vec<usize>,
 }
 
 impl Decisions {
@@ -47,6 +49,7 @@ impl Decisions {
             groups,
             conflicts,
             forbidden,
+            group_of,
         }
     }
 }

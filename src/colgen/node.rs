@@ -2,8 +2,9 @@
 //! and the decision filter, the node's starting master, the pairs to branch on and the
 //! strong-branching comparison.
 
-use super::{Column, CoveringMaster};
+use super::{Column, CoveringMaster, Decisions};
 use crate::error::Result;
+use std::collections::HashMap;
 
 /// The together groups of `rows` items: per item, its group's representative (the least item).
 pub fn together_groups(rows: usize, together: &[(usize, usize)]) -> Vec<usize> {
@@ -30,82 +31,62 @@ pub fn together_groups(rows: usize, together: &[(usize, usize)]) -> Vec<usize> {
     (0..rows).map(|i| find(&mut parent, i)).collect()
 }
 
-/// The decisions of a node in the form [`Filter::admits`] checks fast: per item its
-/// together group (representative) and the group's size, and its apart partners.
+/// A node's [`Decisions`] as a column filter ([`Filter::admits`]), with scratch space.
 pub(super) struct Filter {
-    group: Vec<usize>,
-    size: Vec<u32>,
-    apart_of: Vec<Vec<usize>>,
-    /// Scratch: per group, the column's items in it; per item, whether the column holds it.
-    count: Vec<u32>,
-    held: Vec<bool>,
+    decisions: Decisions,
+    /// Scratch: per group, the column's items in it.
+    count: Vec<usize>,
 }
 
 impl Filter {
-    pub(super) fn new(group: &[usize], apart: &[(usize, usize)]) -> Filter {
-        let rows = group.len();
-        let mut size = vec![0u32; rows];
-        for &g in group {
-            size[g] += 1;
-        }
-        let mut apart_of = vec![Vec::new(); rows];
-        for &(i, j) in apart {
-            apart_of[i].push(j);
-            apart_of[j].push(i);
-        }
-        Filter {
-            group: group.to_vec(),
-            size,
-            apart_of,
-            count: vec![0; rows],
-            held: vec![false; rows],
-        }
+    pub(super) fn new(decisions: Decisions) -> Filter {
+        let count = vec![0; decisions.groups.len()];
+        Filter { decisions, count }
     }
 
     /// Whether `col` honours the decisions: a column holding one member of a together group
-    /// holds all of them, and no apart pair.
+    /// holds all of them, no forbidden group and no two conflicting groups.
     pub(super) fn admits(&mut self, col: &Column) -> bool {
+        let d = &self.decisions;
         for &(r, _) in col {
-            self.held[r] = true;
-            self.count[self.group[r]] += 1;
+            self.count[d.group_of[r]] += 1;
         }
+        let count = &self.count;
         let ok = col.iter().all(|&(r, _)| {
-            self.count[self.group[r]] == self.size[self.group[r]]
-                && self.apart_of[r].iter().all(|&j| !self.held[j])
+            let g = d.group_of[r];
+            count[g] == d.groups[g].len()
+                && !d.forbidden[g]
+                && d.conflicts[g].iter().all(|&h| count[h] == 0)
         });
         for &(r, _) in col {
-            self.held[r] = false;
-            self.count[self.group[r]] = 0;
+            self.count[d.group_of[r]] = 0;
         }
         ok
     }
 }
 
-/// The fractional pairs to branch on, at most `max`, best first: `f_ij = Σ_{c ∋ i, j} λ_c`
-/// strictly between 0 and 1, closest to `target` (by default ½; ties: the smallest pair). A
-/// partitioning solution that is fractional always has one; a covering one that over-covers
-/// may not, and its node is then reported stuck.
-pub(super) fn ranked_pairs(
-    cols: &[Column],
-    primal: &[f64],
-    target: f64,
-    max: usize,
-) -> Vec<(usize, usize)> {
-    let support: Vec<(usize, f64)> = primal
-        .iter()
-        .enumerate()
-        .filter(|(_, &v)| v > 1e-9)
-        .map(|(c, &v)| (c, v))
-        .collect();
-    let mut pair: std::collections::HashMap<(usize, usize), f64> = Default::default();
-    for &(c, v) in &support {
-        let items: Vec<usize> = cols[c].iter().map(|&(r, _)| r).collect();
+/// Per pair of rows `i < j`, `f_ij = Σ_{c ∋ i, j} λ_c` over the columns with `λ_c > 1e-9`
+/// (pairs never covered together are absent).
+pub(super) fn together_values(cols: &[Column], primal: &[f64]) -> HashMap<(usize, usize), f64> {
+    let mut pair: HashMap<(usize, usize), f64> = HashMap::new();
+    for (col, &v) in cols.iter().zip(primal).filter(|(_, &v)| v > 1e-9) {
+        let items: Vec<usize> = col.iter().map(|&(r, _)| r).collect();
         for (a, &i) in items.iter().enumerate() {
             for &j in &items[a + 1..] {
                 *pair.entry((i.min(j), i.max(j))).or_default() += v;
             }
         }
     }
+    pair
+}
+
+pub(super) fn ranked_pairs(
+    cols: &[Column],
+    primal: &[f64],
+    target: f64,
+    max: usize,
+) -> Vec<(usize, usize)> {
+    let pair = together_values(cols, primal);
     let mut fractional: Vec<((usize, usize), f64)> = pair
         .into_iter()
         .filter(|(_, f)| *f > 1e-6 && *f < 1.0 - 1e-6)
@@ -157,21 +138,13 @@ pub(super) fn node_master(
     duals: Option<&[f64]>,
     pool_per_row: f64,
 ) -> Result<CoveringMaster> {
-    let rows = demands.len();
-    let group = together_groups(rows, together);
+    let decisions = Decisions::new(demands.len(), together, apart);
     let mut master = CoveringMaster::new(demands);
-    let mut reps: Vec<usize> = group.clone();
-    reps.sort_unstable();
-    reps.dedup();
-    for g in reps {
-        master.add_column(
-            (0..rows)
-                .filter(|&r| group[r] == g)
-                .map(|r| (r, 1.0))
-                .collect(),
-        )?;
+    for members in &decisions.groups {
+        master.add_column(members.iter().map(|&r| (r, 1.0)).collect())?;
     }
-    let mut filter = Filter::new(&group, apart);
+    let rows = demands.len();
+    let mut filter = Filter::new(decisions);
     let mut fit: Vec<(f64, &Column)> = pool
         .iter()
         .filter(|c| filter.admits(c))
