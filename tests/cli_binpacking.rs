@@ -174,6 +174,10 @@ fn bad_cut_and_tree_settings() {
     for (text, fragments) in [
         ("[cuts]\nshare = 2.0\n", ["cuts.share", "2", "[0, 1]"]),
         (
+            "[bp.enumeration]\nshare = -0.5\n",
+            ["bp.enumeration.share", "-0.5", "[0, 1]"],
+        ),
+        (
             "[bp]\npair_target = 1.0\n",
             ["bp.pair_target", "1", "(0, 1)"],
         ),

@@ -1,14 +1,17 @@
 //! The aggregated root (cutting-stock form): identical items become one row with a demand,
-//! column generation and limited-discrepancy dives run on that much smaller master, and only
+//! column generation, reduced-cost enumeration ([`close_by_enumeration`]) and
+//! limited-discrepancy dives run on that much smaller master, and only
 //! when they leave a gap does the search go on to branch-and-price over unit items (whose
 //! Ryan–Foster branching needs one row per item). On Falkenauer U (120–1,000 items, about 80
 //! distinct weights) the unit master did not converge in 10 s; the aggregated one does in
 //! well under a second (docs/results.md).
 
+use super::enumerate::maximal_bins;
 use super::instance::Instance;
 use super::pricing::{BinKnapsack, PricingSettings};
 use crate::colgen::{
-    integer_bins, root_dives, run, BpSettings, Column, CoveringMaster, Priced, Pricing,
+    close_by_enumeration, integer_bins, root_dives, run, BpSettings, Column, CoveringMaster,
+    Priced, Pricing,
 };
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
@@ -94,6 +97,12 @@ pub struct TypeKnapsack {
     inner: BinKnapsack,
     /// The type of each copy.
     copy_type: Vec<usize>,
+    /// Per type: its weight (one dimension; empty otherwise) and its copies.
+    type_weight: Vec<u64>,
+    type_copies: Vec<u64>,
+    /// The capacity (one dimension) and the enumeration's cell budget.
+    capacity: u64,
+    cells: u64,
 }
 
 impl TypeKnapsack {
@@ -115,9 +124,22 @@ impl TypeKnapsack {
                 copy_type.push(t);
             }
         }
+        let mut type_copies = vec![0u64; types.count()];
+        for &t in &copy_type {
+            type_copies[t] += 1;
+        }
+        let type_weight = if inst.dims() == 1 {
+            types.members.iter().map(|m| inst.items[m[0]][0]).collect()
+        } else {
+            Vec::new()
+        };
         TypeKnapsack {
+            cells: settings.enumeration_cells,
             inner: BinKnapsack::new(&weights, &inst.capacity, settings),
             copy_type,
+            type_weight,
+            type_copies,
+            capacity: inst.capacity[0],
         }
     }
 }
@@ -154,13 +176,45 @@ impl Pricing for TypeKnapsack {
     fn end_dive(&mut self) {
         self.inner.end_dive();
     }
+
+    fn can_enumerate(&self) -> bool {
+        !self.type_weight.is_empty()
+    }
+
+    /// One dimension: every maximal bin over the types worth `min_value`.
+    fn enumerate(
+        &mut self,
+        duals: &[f64],
+        min_value: f64,
+        limit: usize,
+        deadline: &Deadline,
+    ) -> Result<Option<Vec<Column>>> {
+        if !self.can_enumerate() {
+            return Ok(None);
+        }
+        let bins = maximal_bins(
+            &self.type_weight,
+            duals,
+            &self.type_copies,
+            self.capacity,
+            min_value,
+            limit,
+            self.cells,
+            deadline,
+        );
+        Ok(bins.ok().map(|bins| {
+            bins.into_iter()
+                .map(|b| b.into_iter().map(|(t, c)| (t, c as f64)).collect())
+                .collect()
+        }))
+    }
 }
 
 /// What the aggregated root found.
 pub struct Root {
     /// Its LP value (or best Lagrangian bound when it stopped early).
     pub lp: f64,
-    /// `⌈LP⌉` when proven, else the volume bound.
+    /// `⌈LP⌉` when proven (or the enumeration's bound, when higher), else the volume bound.
     pub bound: u64,
     /// The best packing known (unit items), at most `start`'s size.
     pub bins: Vec<Vec<usize>>,
@@ -186,8 +240,25 @@ pub fn root(
     }
     let volume = inst.volume_bound();
     let cg = run(&mut master, &mut oracle, &bp.cg, volume as f64, deadline)?;
-    let bound = ceil_with_tolerance(cg.bound).max(volume);
+    let mut bound = ceil_with_tolerance(cg.bound).max(volume);
     let mut bins = start;
+    if (bins.len() as u64) > bound {
+        // The root's duals decide which columns a better packing could use.
+        let closure = close_by_enumeration(
+            &mut master,
+            &mut oracle,
+            &bp.cg,
+            bins.len() as u64 - 1,
+            &bp.enumeration,
+            deadline,
+        )?;
+        if let Some(c) = closure {
+            bound = bound.max(c.bound);
+            if let Some(cols) = c.bins {
+                bins = types.to_unit_bins(&cols);
+            }
+        }
+    }
     if (bins.len() as u64) > bound {
         // The caller's primal improvement, aimed at the root's bound, before the dives.
         bins = improve(bins, bound);

@@ -5,6 +5,7 @@
 
 mod aggregate;
 mod cut_pricing;
+mod enumerate;
 mod instance;
 mod local;
 mod pricing;

@@ -7,7 +7,10 @@
 //! that do not conflict with those taken — each drops the other rows, so each is valid;
 //! identical items are left in order, so copies of a `.vbp` item type are not permuted).
 
-use crate::colgen::{quick_then_exact, BranchPricing, Decisions, Priced, Pricing, Searched};
+use super::enumerate::maximal_bins;
+use crate::colgen::{
+    quick_then_exact, BranchPricing, Column, Decisions, Priced, Pricing, Searched,
+};
 use crate::error::Result;
 use crate::solver::Deadline;
 use serde::{Deserialize, Serialize};
@@ -28,6 +31,8 @@ pub struct PricingSettings {
     /// Without apart pairs among the candidates, dynamic programming over the capacity when
     /// items × (capacity + 1) is at most this; otherwise the branch-and-bound.
     pub dp_cells: u64,
+    /// Cells (types × (capacity + 1)) of the reduced-cost enumeration's tables at most.
+    pub enumeration_cells: u64,
 }
 
 impl Default for PricingSettings {
@@ -38,6 +43,7 @@ impl Default for PricingSettings {
             max_columns: 10,
             improvement_tol: 1e-9,
             dp_cells: 200_000_000,
+            enumeration_cells: 10_000_000,
         }
     }
 }
@@ -50,6 +56,8 @@ pub struct BinKnapsack {
     settings: PricingSettings,
     /// The groups and conflicts of the current decisions.
     decisions: Decisions,
+    /// Some decision holds (then no enumeration).
+    decided: bool,
     /// In a dive: the quick search only.
     diving: bool,
     /// The value whose proof already closes the caller's bound ([`Pricing::aim`]): the
@@ -64,6 +72,7 @@ impl BinKnapsack {
             weights: weights.to_vec(),
             capacity: capacity.to_vec(),
             decisions: Decisions::new(weights.len(), &[], &[]),
+            decided: false,
             settings,
             diving: false,
             aim: 0.0,
@@ -444,10 +453,45 @@ impl Pricing for BinKnapsack {
     fn end_dive(&mut self) {
         self.diving = false;
     }
+
+    fn can_enumerate(&self) -> bool {
+        self.capacity.len() == 1 && !self.decided
+    }
+
+    /// One dimension and no decision: every maximal bin worth `min_value`.
+    fn enumerate(
+        &mut self,
+        duals: &[f64],
+        min_value: f64,
+        limit: usize,
+        deadline: &Deadline,
+    ) -> Result<Option<Vec<Column>>> {
+        if !self.can_enumerate() {
+            return Ok(None);
+        }
+        let weights: Vec<u64> = self.weights.iter().map(|w| w[0]).collect();
+        let counts = vec![1; weights.len()];
+        let bins = maximal_bins(
+            &weights,
+            duals,
+            &counts,
+            self.capacity[0],
+            min_value,
+            limit,
+            self.settings.enumeration_cells,
+            deadline,
+        );
+        Ok(bins.ok().map(|bins| {
+            bins.into_iter()
+                .map(|b| b.into_iter().map(|(i, _)| (i, 1.0)).collect())
+                .collect()
+        }))
+    }
 }
 
 impl BranchPricing for BinKnapsack {
     fn restrict(&mut self, together: &[(usize, usize)], apart: &[(usize, usize)]) {
+        self.decided = !together.is_empty() || !apart.is_empty();
         self.decisions = Decisions::new(self.weights.len(), together, apart);
     }
 }

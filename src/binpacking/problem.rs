@@ -21,8 +21,13 @@ impl Validate for Settings {
             return Err(Invalid::new("pricing.node_limit", 0, "must be at least 1"));
         }
         let c = &self.cuts;
-        if !(0.0..=1.0).contains(&c.share) {
-            return Err(Invalid::new("cuts.share", c.share, "must be in [0, 1]"));
+        for (key, v) in [
+            ("cuts.share", c.share),
+            ("bp.enumeration.share", self.bp.enumeration.share),
+        ] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(Invalid::new(key, v, "must be in [0, 1]"));
+            }
         }
         for (key, v) in [
             ("cuts.reduced_cost_tol", c.reduced_cost_tol),

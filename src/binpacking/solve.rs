@@ -181,6 +181,13 @@ pub fn solve(
                 lower = lower.max(local::l2_bound(w, cap));
                 start = local::better_start(w, cap, start, lower, &settings.local, deadline);
             }
+            let phase = |name: &str, bins: usize, lower: u64| {
+                log::info!(
+                    "{name}: {bins} bins, bound {lower}, {:.2} s",
+                    began.elapsed().as_secs_f64()
+                );
+            };
+            phase("start", start.len(), lower);
             let types = Types::of(inst);
             let aggregated = settings.aggregate && types.count() < inst.len();
             // Without aggregation no root comes between the two phases: one, the longer.
@@ -190,6 +197,7 @@ pub fn solve(
                 settings.local.share_after_root
             };
             start = local(start, lower, share);
+            phase("local search", start.len(), lower);
             if aggregated {
                 let root = aggregate::root(
                     inst,
@@ -201,7 +209,9 @@ pub fn solve(
                     |bins, bound| local(bins, bound.max(lower), settings.local.share_after_root),
                 )?;
                 (lower, root_lp, columns) = (root.bound.max(lower), root.lp, root.columns);
+                phase("aggregated root", root.bins.len(), lower);
                 start = local(root.bins, lower, settings.local.share_after_root);
+                phase("local search", start.len(), lower);
             }
             if method == Method::Bp && (start.len() as u64) > lower {
                 if let Some(w) = &weights {
@@ -212,6 +222,7 @@ pub fn solve(
                         stats.insert("cut_rounds".into(), out.rounds as f64);
                         stats.insert("cuts".into(), out.cuts as f64);
                         stats.insert("cut_bound".into(), out.bound);
+                        phase("cut rounds", start.len(), lower);
                     }
                 }
             }

@@ -256,3 +256,114 @@ fn cut_rounds_bound_below_the_optimum() {
         "cuts {with_cuts}, raised {raised}"
     );
 }
+
+/// Reduced-cost enumeration at the converged root, over unit items and over item types:
+/// aimed one bin below the brute-force optimum it proves that bound (no cover exists); aimed
+/// at the optimum it finds a packing of that size.
+#[test]
+fn enumeration_closes_at_the_brute_force_optimum() {
+    use super::aggregate::{TypeKnapsack, Types};
+    use crate::colgen::{close_by_enumeration, CgSettings, CoveringMaster, EnumerationSettings};
+    let mut rng = ChaCha8Rng::seed_from_u64(2026);
+    let mut tested = 0;
+    for case in 0..120 {
+        let n = rng.random_range(5..=10);
+        let cap = rng.random_range(20..=60u64);
+        let mut w: Vec<u64> = (0..n)
+            .map(|_| rng.random_range(cap / 6..=cap / 2 + 2))
+            .collect();
+        // Some duplicates, so that the types hold several copies.
+        w.push(w[0]);
+        w.push(w[1]);
+        let opt = min_bins(&w, cap) as u64;
+        if opt < 2 {
+            continue;
+        }
+        let inst = Instance {
+            capacity: vec![cap],
+            items: w.iter().map(|&x| vec![x]).collect(),
+        };
+        let types = Types::of(&inst);
+        let settings = EnumerationSettings::default();
+        tested += 1;
+        for aggregated in [false, true] {
+            for target in [opt - 1, opt] {
+                let (demands, singles): (Vec<f64>, Vec<crate::colgen::Column>) = if aggregated {
+                    let d = types.members.iter().map(|m| m.len() as f64).collect();
+                    (d, (0..types.count()).map(|t| vec![(t, 1.0)]).collect())
+                } else {
+                    (
+                        vec![1.0; w.len()],
+                        (0..w.len()).map(|i| vec![(i, 1.0)]).collect(),
+                    )
+                };
+                let mut master = CoveringMaster::new(&demands);
+                for c in singles {
+                    master.add_column(c).expect("column");
+                }
+                let closure = if aggregated {
+                    let mut k = TypeKnapsack::new(&inst, &types, PricingSettings::default());
+                    close_by_enumeration(
+                        &mut master,
+                        &mut k,
+                        &CgSettings::default(),
+                        target,
+                        &settings,
+                        &Deadline::none(),
+                    )
+                } else {
+                    let rows: Vec<Vec<u64>> = w.iter().map(|&x| vec![x]).collect();
+                    let mut k = BinKnapsack::new(&rows, &[cap], PricingSettings::default());
+                    close_by_enumeration(
+                        &mut master,
+                        &mut k,
+                        &CgSettings::default(),
+                        target,
+                        &settings,
+                        &Deadline::none(),
+                    )
+                }
+                .expect("enumeration")
+                .unwrap_or_else(|| panic!("case {case}: no enumeration"));
+                let tag = format!("case {case} ({w:?}, cap {cap}, aggregated {aggregated})");
+                assert!(
+                    closure.bound <= opt,
+                    "{tag}: bound {} above {opt}",
+                    closure.bound
+                );
+                if target < opt {
+                    assert_eq!(closure.bound, opt, "{tag}: no proof");
+                    assert!(closure.bins.is_none(), "{tag}: a cover below the optimum");
+                } else {
+                    let cols = closure.bins.unwrap_or_else(|| panic!("{tag}: no packing"));
+                    let bins = if aggregated {
+                        types.to_unit_bins(&cols)
+                    } else {
+                        cols.iter()
+                            .map(|c| c.iter().map(|&(i, _)| i).collect())
+                            .collect()
+                    };
+                    let sol = crate::colgen::partition(
+                        w.len(),
+                        &bins
+                            .iter()
+                            .map(|b| b.iter().map(|&i| (i, 1.0)).collect())
+                            .collect::<Vec<_>>(),
+                    );
+                    assert!(sol.len() as u64 <= opt, "{tag}");
+                    for b in &sol {
+                        assert!(b.iter().map(|&i| w[i]).sum::<u64>() <= cap, "{tag}: over");
+                    }
+                    let mut seen: Vec<usize> = sol.concat();
+                    seen.sort_unstable();
+                    assert_eq!(
+                        seen,
+                        (0..w.len()).collect::<Vec<_>>(),
+                        "{tag}: not a partition"
+                    );
+                }
+            }
+        }
+    }
+    assert!(tested > 60, "only {tested} cases with two bins or more");
+}

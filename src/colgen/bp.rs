@@ -14,6 +14,7 @@
 //! loop stopped early on an integral solution) is neither closed nor split, its bound is kept,
 //! and the search cannot end `optimal` below it (see [`ranked_pairs`]).
 
+use super::enumeration::{close_by_enumeration, EnumerationSettings};
 use super::integer::{integer_bins, repeat_by_counts};
 pub use super::node::together_groups;
 use super::node::{integral, node_master, ranked_pairs, Trial};
@@ -68,6 +69,8 @@ pub struct BpSettings {
     pub strong_candidates: usize,
     /// … at nodes shallower than this depth.
     pub strong_depth: u32,
+    /// Reduced-cost enumeration at the root when a gap is left (where the pricing can).
+    pub enumeration: EnumerationSettings,
 }
 
 impl Default for BpSettings {
@@ -91,17 +94,22 @@ impl Default for BpSettings {
             pair_target: 0.5,
             strong_candidates: 1,
             strong_depth: 20,
+            enumeration: EnumerationSettings::default(),
         }
     }
 }
 
 impl BpSettings {
-    /// The search on its own: no root dive, no restricted integer master, so that the tree
+    /// The search on its own: no root dive, no restricted integer master, no enumeration, so that the tree
     /// itself must find and prove the optimum (the oracle tests and the soak use it).
     pub fn branching_only() -> Self {
         BpSettings {
             root_dive: false,
             integer_seconds: 0.0,
+            enumeration: EnumerationSettings {
+                enabled: false,
+                ..EnumerationSettings::default()
+            },
             ..BpSettings::default()
         }
     }
@@ -243,7 +251,7 @@ pub fn branch_and_price<P: BranchPricing>(
             node.bound as f64,
             deadline,
         )?;
-        let node_bound = ceil_with_tolerance(cg.bound).max(node.bound);
+        let mut node_bound = ceil_with_tolerance(cg.bound).max(node.bound);
         // The node's LP optimum is pinned down to its ceiling.
         let settled = node_bound >= ceil_with_tolerance(cg.master_value);
         if nodes == 1 {
@@ -253,6 +261,24 @@ pub fn branch_and_price<P: BranchPricing>(
         // The preset columns are in the pool already (or are the group columns).
         remember(&mut pool, &cols[preset..]);
         let whole = integral(&cg.primal);
+        if nodes == 1 && !whole && node_bound < incumbent.len() as u64 {
+            // The root's duals decide which columns a better cover could use.
+            let closure = close_by_enumeration(
+                &mut master,
+                pricing,
+                &settings.cg,
+                incumbent.len() as u64 - 1,
+                &settings.enumeration,
+                deadline,
+            )?;
+            remember(&mut pool, &master.columns()[cols.len()..]);
+            if let Some(c) = closure {
+                node_bound = node_bound.max(c.bound);
+                if let Some(bins) = c.bins {
+                    incumbent = bins;
+                }
+            }
+        }
         if whole {
             let counts: Vec<u64> = cg.primal.iter().map(|v| v.round() as u64).collect();
             let bins = repeat_by_counts(&cols, &counts);

@@ -29,12 +29,32 @@ pub fn solve_integer_master(
     highs: &HighsSettings,
     deadline: &Deadline,
 ) -> Result<IntegerOutcome> {
+    let exact = vec![false; demands.len()];
+    integer_master(columns, demands, &exact, None, start, highs, deadline)
+}
+
+/// [`solve_integer_master`] with the rows of `exact` covered exactly and, when `most` is
+/// given, at most that many columns in all.
+pub(super) fn integer_master(
+    columns: &[Column],
+    demands: &[f64],
+    exact: &[bool],
+    most: Option<u64>,
+    start: Option<&[f64]>,
+    highs: &HighsSettings,
+    deadline: &Deadline,
+) -> Result<IntegerOutcome> {
     let mut m = LinearModel::new(Sense::Minimize);
     let rows: Vec<_> = demands
         .iter()
+        .zip(exact)
         .enumerate()
-        .map(|(j, &n)| m.add_row(format!("cover_{j}"), Bounds::at_least(n)))
+        .map(|(j, (&n, &e))| {
+            let b = if e { Bounds::equal(n) } else { Bounds::at_least(n) };
+            m.add_row(format!("cover_{j}"), b)
+        })
         .collect();
+    let count = most.map(|k| m.add_row("count", Bounds::at_most(k as f64)));
     for (i, col) in columns.iter().enumerate() {
         // No column is ever needed more often than it takes to cover its largest demand alone.
         let ub = col
@@ -42,7 +62,8 @@ pub fn solve_integer_master(
             .filter(|&&(_, a)| a > 0.0)
             .map(|&(r, a)| (demands[r] / a).ceil())
             .fold(0.0, f64::max);
-        let entries = col.iter().map(|&(r, a)| (rows[r], a)).collect();
+        let mut entries: Vec<_> = col.iter().map(|&(r, a)| (rows[r], a)).collect();
+        entries.extend(count.map(|c| (c, 1.0)));
         m.add_col(format!("y_{i}"), 1.0, Bounds::new(0.0, ub), true, entries);
     }
     let out = solver::solve(&m, highs, deadline, start)?;

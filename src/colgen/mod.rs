@@ -8,6 +8,7 @@ mod cuts;
 mod decisions;
 mod dive;
 mod engine;
+mod enumeration;
 mod integer;
 mod node;
 mod packing;
@@ -21,6 +22,7 @@ pub use cuts::{separate, subset_row_root, CutEnd, CutOutcome, CutPricing, CutSet
 pub use decisions::Decisions;
 pub use dive::{dive, dive_with, DiveGuide, DiveOutcome, DiveSettings};
 pub use engine::{run, CgOutcome, CgSettings, Iteration, Termination};
+pub use enumeration::{close_by_enumeration, Closure, EnumerationSettings};
 pub use integer::{integer_bins, repeat_by_counts, solve_integer_master, IntegerOutcome};
 pub use packing::{check_partition, partition, quick_then_exact, Searched};
 

@@ -74,4 +74,26 @@ pub trait Pricing {
     fn dive(&mut self, residual: &[f64]) {
         let _ = residual;
     }
+
+    /// The oracle can [`Pricing::enumerate`] now (the caller skips the work that would
+    /// precede it otherwise). By default it cannot.
+    fn can_enumerate(&self) -> bool {
+        false
+    }
+
+    /// Reduced-cost enumeration ([`crate::colgen::close_by_enumeration`]): columns such that
+    /// every column `a` with `π·a ≥ min_value` lies below one of them (`a ≤ a'` row by row)
+    /// that is itself worth at least `min_value` — e.g. every maximal bin worth that much. At
+    /// most `limit` columns. Coefficients must be integers, as the demands. `None` when the oracle cannot enumerate (the default), or a
+    /// limit or the deadline stopped it: then nothing is claimed.
+    fn enumerate(
+        &mut self,
+        duals: &[f64],
+        min_value: f64,
+        limit: usize,
+        deadline: &Deadline,
+    ) -> Result<Option<Vec<Column>>> {
+        let _ = (duals, min_value, limit, deadline);
+        Ok(None)
+    }
 }

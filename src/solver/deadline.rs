@@ -75,8 +75,12 @@ impl Deadline {
         }
     }
 
-    /// The earlier of this deadline and `seconds` from now: the cap of a phase.
+    /// The earlier of this deadline and `seconds` from now: the cap of a phase (an infinite
+    /// cap leaves it as it is).
     pub fn capped(&self, seconds: f64) -> Deadline {
+        if !seconds.is_finite() {
+            return *self;
+        }
         let cap = Deadline::after(Some(seconds));
         match (self.end, cap.end) {
             (Some(a), Some(b)) => Deadline {

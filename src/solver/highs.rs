@@ -42,6 +42,10 @@ pub struct HighsSettings {
     /// Branch-and-bound node limit (`mip_max_nodes`; `None`: HiGHS's default, no limit). A
     /// deterministic cap on effort, unlike the time limit.
     pub mip_max_nodes: Option<i32>,
+    /// HiGHS's sub-MIP heuristics RENS and RINS (`mip_heuristic_run_rens`, `_rins`). Off for
+    /// the reduced-cost enumeration's exact-cover masters: half of HiGHS's time there went to
+    /// them (Hard28 BPP144, 742 columns: 6.1 → 3.4 s).
+    pub mip_sub_mips: bool,
 }
 
 impl Default for HighsSettings {
@@ -56,6 +60,7 @@ impl Default for HighsSettings {
             lp_algorithm: "choose".into(),
             simplex_strategy: 4,
             mip_max_nodes: None,
+            mip_sub_mips: true,
         }
     }
 }
@@ -181,6 +186,10 @@ pub fn solve(
     }
     if let (Some(n), true) = (settings.mip_max_nodes, model.is_mip()) {
         set(&mut m, "mip_max_nodes", n)?;
+    }
+    if !settings.mip_sub_mips && model.is_mip() {
+        set(&mut m, "mip_heuristic_run_rens", false)?;
+        set(&mut m, "mip_heuristic_run_rins", false)?;
     }
     let mip = model.is_mip();
     if let (Some(x), true) = (start, mip) {
