@@ -220,6 +220,8 @@ pub struct Root {
     pub bins: Vec<Vec<usize>>,
     /// Columns generated.
     pub columns: usize,
+    /// Bins the reduced-cost enumeration listed, when it ran to the end.
+    pub enumerated: Option<usize>,
 }
 
 /// Column generation and dives over `inst`'s `types`, from the packing `start`.
@@ -242,6 +244,7 @@ pub fn root(
     let cg = run(&mut master, &mut oracle, &bp.cg, volume as f64, deadline)?;
     let mut bound = ceil_with_tolerance(cg.bound).max(volume);
     let mut bins = start;
+    let mut enumerated = None;
     if (bins.len() as u64) > bound {
         // The root's duals decide which columns a better packing could use.
         let closure = close_by_enumeration(
@@ -253,6 +256,7 @@ pub fn root(
             deadline,
         )?;
         if let Some(c) = closure {
+            enumerated = Some(c.columns);
             bound = bound.max(c.bound);
             if let Some(cols) = c.bins {
                 bins = types.to_unit_bins(&cols);
@@ -304,5 +308,6 @@ pub fn root(
         bound,
         bins,
         columns: master.len(),
+        enumerated,
     })
 }

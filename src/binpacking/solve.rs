@@ -169,6 +169,7 @@ pub fn solve(
         Method::Cg | Method::Bp => {
             let mut start = fit_decreasing(inst, true);
             let (mut lower, mut root_lp, mut columns) = (inst.volume_bound(), f64::NAN, 0);
+            let mut enumerated: Option<usize> = None;
             // One dimension: the Martello–Toth bound, and the local search towards it.
             let weights: Option<Vec<u64>> =
                 (inst.dims() == 1).then(|| inst.items.iter().map(|w| w[0]).collect());
@@ -209,6 +210,7 @@ pub fn solve(
                     |bins, bound| local(bins, bound.max(lower), settings.local.share_after_root),
                 )?;
                 (lower, root_lp, columns) = (root.bound.max(lower), root.lp, root.columns);
+                enumerated = root.enumerated;
                 phase("aggregated root", root.bins.len(), lower);
                 start = local(root.bins, lower, settings.local.share_after_root);
                 phase("local search", start.len(), lower);
@@ -252,6 +254,7 @@ pub fn solve(
                     root_lp = out.root_lp;
                 }
                 columns += out.columns;
+                enumerated = enumerated.or(out.enumerated);
                 stats.insert("nodes".into(), out.nodes as f64);
                 stats.insert("open_nodes".into(), out.open as f64);
                 stats.insert(
@@ -265,6 +268,9 @@ pub fn solve(
                 stats.insert("root_lp".into(), root_lp);
             }
             stats.insert("columns".into(), columns as f64);
+            if let Some(k) = enumerated {
+                stats.insert("enumerated".into(), k as f64);
+            }
             stats.insert("aggregated".into(), f64::from(u8::from(aggregated)));
             let bound = (lower as f64).min(bins.len() as f64);
             certificate.scored(bins.len() as f64, bound, 0.0);

@@ -147,6 +147,8 @@ pub struct BpOutcome {
     pub open: usize,
     /// Columns generated in all.
     pub columns: usize,
+    /// Columns the root's reduced-cost enumeration listed, when it ran to the end.
+    pub enumerated: Option<usize>,
     /// Wall-clock seconds.
     pub seconds: f64,
 }
@@ -217,6 +219,7 @@ pub fn branch_and_price<P: BranchPricing>(
         duals: None,
     });
     let (mut nodes, mut root_lp) = (0u64, 0.0);
+    let mut enumerated = None;
     // The least bound of a node that could be neither closed nor split.
     let mut stuck: Option<u64> = None;
     let mut last_log = Instant::now();
@@ -273,6 +276,7 @@ pub fn branch_and_price<P: BranchPricing>(
             )?;
             remember(&mut pool, &master.columns()[cols.len()..]);
             if let Some(c) = closure {
+                enumerated = Some(c.columns);
                 node_bound = node_bound.max(c.bound);
                 if let Some(bins) = c.bins {
                     incumbent = bins;
@@ -454,6 +458,7 @@ pub fn branch_and_price<P: BranchPricing>(
         nodes,
         open: heap.len(),
         columns: pool.len(),
+        enumerated,
         incumbent,
         seconds: began.elapsed().as_secs_f64(),
     })

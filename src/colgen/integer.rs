@@ -50,7 +50,11 @@ pub(super) fn integer_master(
         .zip(exact)
         .enumerate()
         .map(|(j, (&n, &e))| {
-            let b = if e { Bounds::equal(n) } else { Bounds::at_least(n) };
+            let b = if e {
+                Bounds::equal(n)
+            } else {
+                Bounds::at_least(n)
+            };
             m.add_row(format!("cover_{j}"), b)
         })
         .collect();
