@@ -6,7 +6,7 @@
 //! distinct weights) the unit master did not converge in 10 s; the aggregated one does in
 //! well under a second (docs/results.md).
 
-use super::enumerate::maximal_bins;
+use super::enumerate::maximal_columns;
 use super::instance::Instance;
 use super::pricing::{BinKnapsack, PricingSettings};
 use crate::colgen::{
@@ -192,7 +192,7 @@ impl Pricing for TypeKnapsack {
         if !self.can_enumerate() {
             return Ok(None);
         }
-        let bins = maximal_bins(
+        Ok(maximal_columns(
             &self.type_weight,
             duals,
             &self.type_copies,
@@ -201,12 +201,7 @@ impl Pricing for TypeKnapsack {
             limit,
             self.cells,
             deadline,
-        );
-        Ok(bins.ok().map(|bins| {
-            bins.into_iter()
-                .map(|b| b.into_iter().map(|(t, c)| (t, c as f64)).collect())
-                .collect()
-        }))
+        ))
     }
 }
 

@@ -9,6 +9,7 @@
 //! with copies is cut, so every leaf is an answer and the search costs at most
 //! `types × answers` nodes beyond the pruned ones.
 
+use crate::colgen::Column;
 use crate::solver::Deadline;
 
 /// Why an enumeration gave no list.
@@ -83,6 +84,29 @@ pub fn maximal_bins(
     };
     search.dfs(0, capacity, 0.0, u64::MAX)?;
     Ok(search.found)
+}
+
+/// [`maximal_bins`] as covering columns (row = type, coefficient = copies); `None` when a
+/// limit or the deadline stopped it (what a [`crate::colgen::Pricing::enumerate`] returns).
+#[allow(clippy::too_many_arguments)]
+pub fn maximal_columns(
+    weights: &[u64],
+    values: &[f64],
+    counts: &[u64],
+    capacity: u64,
+    min_value: f64,
+    limit: usize,
+    max_cells: u64,
+    deadline: &Deadline,
+) -> Option<Vec<Column>> {
+    let bins = maximal_bins(
+        weights, values, counts, capacity, min_value, limit, max_cells, deadline,
+    );
+    bins.ok().map(|bins| {
+        bins.into_iter()
+            .map(|b| b.into_iter().map(|(t, c)| (t, c as f64)).collect())
+            .collect()
+    })
 }
 
 /// The depth-first search's state.

@@ -7,7 +7,7 @@
 //! that do not conflict with those taken — each drops the other rows, so each is valid;
 //! identical items are left in order, so copies of a `.vbp` item type are not permuted).
 
-use super::enumerate::maximal_bins;
+use super::enumerate::maximal_columns;
 use crate::colgen::{
     quick_then_exact, BranchPricing, Column, Decisions, Priced, Pricing, Searched,
 };
@@ -471,7 +471,7 @@ impl Pricing for BinKnapsack {
         }
         let weights: Vec<u64> = self.weights.iter().map(|w| w[0]).collect();
         let counts = vec![1; weights.len()];
-        let bins = maximal_bins(
+        Ok(maximal_columns(
             &weights,
             duals,
             &counts,
@@ -480,12 +480,7 @@ impl Pricing for BinKnapsack {
             limit,
             self.settings.enumeration_cells,
             deadline,
-        );
-        Ok(bins.ok().map(|bins| {
-            bins.into_iter()
-                .map(|b| b.into_iter().map(|(i, _)| (i, 1.0)).collect())
-                .collect()
-        }))
+        ))
     }
 }
 

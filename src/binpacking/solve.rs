@@ -6,7 +6,7 @@ use super::instance::Instance;
 use super::local::{self, LocalSettings};
 use super::pricing::{BinKnapsack, PricingSettings};
 use crate::colgen::{
-    branch_and_price, check_partition, partition, subset_row_root, BpEnd, BpSettings, Column,
+    branch_and_price, check_partition, partition, subset_row_root, unit_columns, BpEnd, BpSettings,
     CutSettings,
 };
 use crate::error::Result;
@@ -238,10 +238,7 @@ pub fn solve(
                 );
                 start
             } else {
-                let cols: Vec<Column> = start
-                    .iter()
-                    .map(|b| b.iter().map(|&i| (i, 1.0)).collect())
-                    .collect();
+                let cols = unit_columns(&start);
                 let mut pricing =
                     BinKnapsack::new(&inst.items, &inst.capacity, settings.pricing.clone());
                 let mut bp = settings.bp.clone();
@@ -303,10 +300,7 @@ fn root_cuts(
         return Ok(None);
     }
     let budget = deadline.keeping(|left| left * (1.0 - cs.share));
-    let pool: Vec<Column> = start
-        .iter()
-        .map(|b| b.iter().map(|&i| (i, 1.0)).collect())
-        .collect();
+    let pool = unit_columns(start);
     let mut pricing = CutKnapsack::new(weights, cap, settings.pricing.clone());
     let known = if root_lp.is_finite() {
         root_lp.max(lower as f64 - 1.0)

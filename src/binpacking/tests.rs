@@ -301,29 +301,24 @@ fn enumeration_closes_at_the_brute_force_optimum() {
                 for c in singles {
                     master.add_column(c).expect("column");
                 }
+                // The same call for either oracle.
+                fn close<P: crate::colgen::Pricing>(
+                    master: &mut CoveringMaster,
+                    k: &mut P,
+                    target: u64,
+                    settings: &EnumerationSettings,
+                ) -> Option<crate::colgen::Closure> {
+                    let cg = CgSettings::default();
+                    close_by_enumeration(master, k, &cg, target, settings, &Deadline::none())
+                        .expect("enumeration")
+                }
                 let closure = if aggregated {
                     let mut k = TypeKnapsack::new(&inst, &types, PricingSettings::default());
-                    close_by_enumeration(
-                        &mut master,
-                        &mut k,
-                        &CgSettings::default(),
-                        target,
-                        &settings,
-                        &Deadline::none(),
-                    )
+                    close(&mut master, &mut k, target, &settings)
                 } else {
-                    let rows: Vec<Vec<u64>> = w.iter().map(|&x| vec![x]).collect();
-                    let mut k = BinKnapsack::new(&rows, &[cap], PricingSettings::default());
-                    close_by_enumeration(
-                        &mut master,
-                        &mut k,
-                        &CgSettings::default(),
-                        target,
-                        &settings,
-                        &Deadline::none(),
-                    )
+                    let mut k = BinKnapsack::new(&inst.items, &[cap], PricingSettings::default());
+                    close(&mut master, &mut k, target, &settings)
                 }
-                .expect("enumeration")
                 .unwrap_or_else(|| panic!("case {case}: no enumeration"));
                 let tag = format!("case {case} ({w:?}, cap {cap}, aggregated {aggregated})");
                 assert!(
@@ -336,20 +331,12 @@ fn enumeration_closes_at_the_brute_force_optimum() {
                     assert!(closure.bins.is_none(), "{tag}: a cover below the optimum");
                 } else {
                     let cols = closure.bins.unwrap_or_else(|| panic!("{tag}: no packing"));
-                    let bins = if aggregated {
-                        types.to_unit_bins(&cols)
+                    let unit = if aggregated {
+                        crate::colgen::unit_columns(&types.to_unit_bins(&cols))
                     } else {
-                        cols.iter()
-                            .map(|c| c.iter().map(|&(i, _)| i).collect())
-                            .collect()
+                        cols
                     };
-                    let sol = crate::colgen::partition(
-                        w.len(),
-                        &bins
-                            .iter()
-                            .map(|b| b.iter().map(|&i| (i, 1.0)).collect())
-                            .collect::<Vec<_>>(),
-                    );
+                    let sol = crate::colgen::partition(w.len(), &unit);
                     assert!(sol.len() as u64 <= opt, "{tag}");
                     for b in &sol {
                         assert!(b.iter().map(|&i| w[i]).sum::<u64>() <= cap, "{tag}: over");

@@ -30,7 +30,6 @@ use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
 use crate::solver::{Deadline, HighsSettings, LinearStatus};
 use serde::{Deserialize, Serialize};
-use std::time::Instant;
 
 /// Settings of the enumeration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -64,10 +63,6 @@ pub struct Closure {
     pub bins: Option<Vec<Column>>,
     /// Columns enumerated.
     pub columns: usize,
-    /// The threshold `δ` on the reduced cost.
-    pub threshold: f64,
-    /// Seconds spent.
-    pub seconds: f64,
 }
 
 /// Converges the column generation on `master` (no early stop on the integer bound: the
@@ -83,7 +78,6 @@ pub fn close_by_enumeration<P: Pricing>(
     settings: &EnumerationSettings,
     deadline: &Deadline,
 ) -> Result<Option<Closure>> {
-    let began = Instant::now();
     if !settings.enabled || !pricing.can_enumerate() || target == 0 || deadline.expired() {
         return Ok(None);
     }
@@ -107,15 +101,12 @@ pub fn close_by_enumeration<P: Pricing>(
     let covered: f64 = pi.iter().zip(demands).map(|(p, n)| p * n).sum();
     // A little above the exact threshold: round-off only lengthens the list.
     let threshold = t - covered + (t - 1.0) * (v - 1.0) + 1e-9 * t;
-    let closure = |bound, bins, columns| Closure {
-        bound,
-        bins,
-        columns,
-        threshold,
-        seconds: began.elapsed().as_secs_f64(),
-    };
     if threshold < 0.0 {
-        return Ok(Some(closure(target + 1, None, 0)));
+        return Ok(Some(Closure {
+            bound: target + 1,
+            bins: None,
+            columns: 0,
+        }));
     }
     let Some(columns) = pricing.enumerate(&pi, 1.0 - threshold, settings.max_columns, deadline)?
     else {
@@ -127,7 +118,11 @@ pub fn close_by_enumeration<P: Pricing>(
         return Ok(None);
     };
     if columns.is_empty() {
-        return Ok(Some(closure(target + 1, None, 0)));
+        return Ok(Some(Closure {
+            bound: target + 1,
+            bins: None,
+            columns: 0,
+        }));
     }
     // A cover over-covers row `r` by `o_r` with `Σ π_r o_r ≤ T·v − π·N` (the columns are
     // worth at most `v` each, and `T` of them at most): rows whose dual exceeds that slack
@@ -168,7 +163,11 @@ pub fn close_by_enumeration<P: Pricing>(
             None => "no cover within the target".into(),
         }
     );
-    Ok(Some(closure(bound.min(target + 1), bins, columns.len())))
+    Ok(Some(Closure {
+        bound: bound.min(target + 1),
+        bins,
+        columns: columns.len(),
+    }))
 }
 
 /// The counts of `columns` cover every demand.

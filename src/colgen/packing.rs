@@ -22,6 +22,14 @@ pub fn partition(items: usize, cols: &[super::Column]) -> Vec<Vec<usize>> {
     bins
 }
 
+/// Bins of unit items as covering columns (coefficient 1 per item): the inverse of
+/// [`partition`].
+pub fn unit_columns(bins: &[Vec<usize>]) -> Vec<super::Column> {
+    bins.iter()
+        .map(|b| b.iter().map(|&i| (i, 1.0)).collect())
+        .collect()
+}
+
 /// The checks every packing answer needs besides its bins' capacities: each of the `items` in
 /// exactly one bin, no empty bin, the objective the bin count, the bound at most it (and, for
 /// the heuristics `ffd`/`bfd`, at most the closed-form bound `closed_form` they report),

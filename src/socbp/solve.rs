@@ -2,7 +2,9 @@
 
 use super::instance::Instance;
 use super::pricing::{PricingSettings, SocKnapsack};
-use crate::colgen::{branch_and_price, check_partition, partition, BpEnd, BpSettings, Column};
+use crate::colgen::{
+    branch_and_price, check_partition, partition, unit_columns, BpEnd, BpSettings,
+};
 use crate::error::Result;
 use crate::problem::{Certificate, Sense};
 use crate::solver::Deadline;
@@ -150,10 +152,7 @@ pub fn solve(
                 stats.insert("search_complete".into(), 1.0);
                 (start, volume)
             } else {
-                let cols: Vec<Column> = start
-                    .iter()
-                    .map(|b| b.iter().map(|&i| (i, 1.0)).collect())
-                    .collect();
+                let cols = unit_columns(&start);
                 let mut pricing = SocKnapsack::new(inst, settings.pricing.clone());
                 let mut bp = settings.bp.clone();
                 if method == Method::Cg {
