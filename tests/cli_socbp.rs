@@ -115,3 +115,48 @@ fn malformed_cbp_and_json() {
         &["a[1]", "≥ 0"],
     );
 }
+
+#[test]
+fn generated_cloud_instance_solves_and_verifies() {
+    let d = tempfile::tempdir().unwrap();
+    // `generate socbp FLAGS --output path`; the file's text.
+    let gen = |flags: &str, path: &Path| {
+        let mut args = vec!["generate", "socbp"];
+        args.extend(flags.split_whitespace());
+        args.extend(["--output", path.to_str().unwrap()]);
+        let o = vcalloc(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read_to_string(path).unwrap()
+    };
+    let flags = "--type d --alpha 0.9 --items 400 --seed 3";
+    let inst = d.path().join("d_72_400_0.9_3.cbp");
+    let text = gen(flags, &inst);
+    assert!(text.starts_with("d 72 400 0.9\n"), "{}", &text[..40]);
+    assert_eq!(text.lines().count(), 4);
+    let again = gen(flags, &d.path().join("again.cbp"));
+    assert_eq!(again, text, "same seed, same bits");
+    let sol = solve(inst.to_str().unwrap(), "ffd", &d.path().join("ffd.json"));
+    assert!(sol["certificate"]["objective"].as_f64().unwrap() >= 1.0);
+    // JSON when the file ends in .json.
+    let json = gen("--type g --items 20 --seed 1", &d.path().join("g.json"));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["a"].as_array().unwrap().len(), 20);
+}
+
+#[test]
+fn generate_rejects_bad_alpha_and_type() {
+    let gen = |extra: &[&str], fragments: &[&str]| {
+        let mut args = vec!["generate", "socbp", "--seed", "1"];
+        args.extend_from_slice(extra);
+        expect_input_error(&args, fragments);
+    };
+    gen(
+        &["--type", "d", "--alpha", "1.5"],
+        &["--alpha", "1.5", "(0, 1)"],
+    );
+    gen(&["--type", "g", "--alpha", "0.3"], &["--alpha", "0.3"]);
+    gen(&["--alpha", "0.9"], &["--alpha", "--type"]);
+    gen(&["--type", "x"], &["--type", "`x`"]);
+    gen(&["--type", "h", "--d", "2"], &["--d", "--alpha"]);
+    gen(&["--type", "h", "--items", "0"], &["--items", "0"]);
+}

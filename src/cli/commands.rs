@@ -20,7 +20,7 @@ pub fn run(cmd: Cmd) -> i32 {
             flags,
             output,
         } => problem
-            .generate(&applied(&flags))
+            .generate(&applied(&flags), output.as_deref())
             .and_then(|json| emit(&json, output.as_deref())),
         Cmd::ExportLp {
             problem,

@@ -423,6 +423,11 @@ pub trait Problem: Sized + 'static {
     fn verify(inst: &Self::Instance, sol: &Self::Solution) -> Vec<Violation>;
     /// A random instance, deterministic in the specification's seed.
     fn generate(spec: &Self::Spec) -> Result<Self::Instance>;
+    /// The text of a generated instance to be written to `output` (standard output when
+    /// `None`): JSON, unless the family writes the file's format itself (as `load` reads it).
+    fn instance_text(_spec: &Self::Spec, inst: &Self::Instance, _output: Option<&Path>) -> String {
+        serde_json::to_string_pretty(inst).expect("an instance serialises")
+    }
 
     /// A one-paragraph summary of an instance (for `verify`'s answer).
     fn describe(inst: &Self::Instance) -> String;

@@ -154,8 +154,9 @@ pub trait Entry: Sync {
         solution: &Path,
         flags: &[Applied<'_>],
     ) -> Result<(Vec<Violation>, String)>;
-    /// A generated instance's JSON, from the `generate` flags.
-    fn generate(&self, flags: &[Applied<'_>]) -> Result<String>;
+    /// A generated instance's text, from the `generate` flags, in the format of `output`
+    /// (JSON for standard output; see [`Problem::instance_text`]).
+    fn generate(&self, flags: &[Applied<'_>], output: Option<&Path>) -> Result<String>;
     /// The instance as an LP file, when the problem has one.
     fn export_lp(&self, file: &Path, flags: &[Applied<'_>]) -> Result<Option<String>>;
     /// The sweeps.
@@ -300,11 +301,11 @@ impl<P: Problem> Entry for Registered<P> {
         Ok((P::verify(&inst, &sol), summary))
     }
 
-    fn generate(&self, flags: &[Applied<'_>]) -> Result<String> {
+    fn generate(&self, flags: &[Applied<'_>], output: Option<&Path>) -> Result<String> {
         let table = P::flags();
         let spec: P::Spec = spec_from_flags(&table, &of_target(flags, Target::Spec))?;
         let inst = P::generate(&spec)?;
-        Ok(serde_json::to_string_pretty(&inst).expect("an instance serialises"))
+        Ok(P::instance_text(&spec, &inst, output))
     }
 
     fn export_lp(&self, file: &Path, flags: &[Applied<'_>]) -> Result<Option<String>> {

@@ -162,6 +162,25 @@ impl Instance {
         Ok(inst)
     }
 
+    /// The `.cbp` text [`Instance::from_cbp`] reads back bit for bit (shortest round-trip
+    /// decimals): line 1 `kind c n alpha`, line 2 `D`, then the `a` and the `b` line.
+    pub fn to_cbp(&self, kind: &str, alpha: f64) -> String {
+        let line = |v: &[f64]| {
+            v.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        format!(
+            "{kind} {} {} {alpha}\n{}\n{}\n{}",
+            self.capacity,
+            self.len(),
+            self.d,
+            line(&self.a),
+            line(&self.b)
+        )
+    }
+
     /// Parses `.cbp`: line 1 `type c n alpha`, line 2 `D`, line 3 the `n` terms `a_i`, line 4
     /// the `n` terms `b_i` (blank lines skipped; nothing may follow).
     pub fn from_cbp(text: &str, file: &Path) -> Result<Instance> {

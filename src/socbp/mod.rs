@@ -4,6 +4,7 @@
 //! pricing under Ryan–Foster decisions; first- and best-fit decreasing as baselines, the root
 //! column generation alone as a bound. Model and choices: `models/packing.md` §8.
 
+pub mod generate;
 mod instance;
 mod lagrange;
 mod pricing;

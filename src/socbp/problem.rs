@@ -1,12 +1,12 @@
 //! SOC-capacity bin packing as a [`Problem`] for the registry.
 
+use super::generate::{generate, Spec};
 use super::instance::Instance;
 use super::solve::{solve, verify, Method, Settings, Solution};
 use crate::error::Result;
 use crate::problem::{Common, Flag, Invalid, Problem, Sense, Study, Target, Validate};
 use crate::solver::Deadline;
 use crate::Violation;
-use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// The SOC-capacity bin-packing family.
@@ -29,100 +29,6 @@ impl Validate for Settings {
         }
         Ok(())
     }
-}
-
-/// A random instance: `items` items with `a` uniform in `[a_min, a_max]`, `b` uniform in
-/// `[0, b_max]`, capacity `capacity`, coefficient `d` (items that would not fit alone are
-/// shrunk until they do).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Spec {
-    /// Items.
-    #[serde(default = "items")]
-    pub items: usize,
-    /// Bin capacity.
-    #[serde(default = "capacity")]
-    pub capacity: f64,
-    /// The coefficient of the square root.
-    #[serde(default = "d")]
-    pub d: f64,
-    /// Least linear term.
-    #[serde(default = "a_min")]
-    pub a_min: f64,
-    /// Largest linear term.
-    #[serde(default = "a_max")]
-    pub a_max: f64,
-    /// Largest term under the root.
-    #[serde(default = "b_max")]
-    pub b_max: f64,
-    /// Seed.
-    pub seed: u64,
-}
-
-fn items() -> usize {
-    30
-}
-fn capacity() -> f64 {
-    72.0
-}
-fn d() -> f64 {
-    1.22
-}
-fn a_min() -> f64 {
-    1.0
-}
-fn a_max() -> f64 {
-    16.0
-}
-fn b_max() -> f64 {
-    16.0
-}
-
-impl Validate for Spec {
-    fn validate(&self) -> std::result::Result<(), Invalid> {
-        if self.items == 0 || self.items > super::instance::MAX_ITEMS {
-            return Err(Invalid::new("items", self.items, "must be 1 … 100,000"));
-        }
-        if !(self.capacity.is_finite() && self.capacity > 0.0) {
-            return Err(Invalid::new("capacity", self.capacity, "must be > 0"));
-        }
-        if !(self.d.is_finite() && self.d >= 0.0) {
-            return Err(Invalid::new("d", self.d, "must be ≥ 0"));
-        }
-        if !(0.0 <= self.a_min && self.a_min <= self.a_max && self.a_max <= self.capacity) {
-            return Err(Invalid::new(
-                "a_max",
-                self.a_max,
-                "need 0 ≤ a_min ≤ a_max ≤ capacity",
-            ));
-        }
-        if !(self.b_max.is_finite() && self.b_max >= 0.0) {
-            return Err(Invalid::new("b_max", self.b_max, "must be ≥ 0"));
-        }
-        Ok(())
-    }
-}
-
-/// Uniform terms, seeded; an item too large alone has its `b` lowered to fit.
-pub fn generate(spec: &Spec) -> Instance {
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(spec.seed);
-    let mut inst = Instance {
-        capacity: spec.capacity,
-        d: spec.d,
-        a: Vec::new(),
-        b: Vec::new(),
-    };
-    for _ in 0..spec.items {
-        let a: f64 = rng.random_range(spec.a_min..=spec.a_max);
-        let mut b: f64 = rng.random_range(0.0..=spec.b_max);
-        if spec.d > 0.0 {
-            b = b.min(((spec.capacity - a) / spec.d).powi(2) * (1.0 - 1e-9));
-        }
-        inst.a.push(a);
-        inst.b.push(b.max(0.0));
-    }
-    inst
 }
 
 const G: Target = Target::Spec;
@@ -158,10 +64,31 @@ impl Problem for SocPacking {
             ),
             Flag::takes("items", G, "items", "N", "Items (default 30)"),
             Flag::takes("capacity", G, "capacity", "C", "Bin capacity (default 72)"),
-            Flag::takes("d", G, "d", "D", "Coefficient of √Σb (default 1.22)"),
-            Flag::takes("a-min", G, "a_min", "A", "Least a (default 1)"),
-            Flag::takes("a-max", G, "a_max", "A", "Largest a (default 16)"),
-            Flag::takes("b-max", G, "b_max", "B", "Largest b (default 16)"),
+            Flag::takes(
+                "type",
+                G,
+                "type",
+                "g|h|d",
+                "The authors' cloud instances (Xu et al. 2022): g Gaussian, h Hoeffding, d distributionally robust (default: uniform terms)",
+            ),
+            Flag::takes(
+                "alpha",
+                G,
+                "alpha",
+                "A",
+                "With --type: risk level in (0, 1), D from it (default 0.9)",
+            ),
+            Flag::sets(
+                "datagen",
+                G,
+                "datagen",
+                "true",
+                "With --type: as the authors' datagen.py where it departs from the issue (b from √E[X²], room 5c/(load+5), top class to 33.05)",
+            ),
+            Flag::takes("d", G, "d", "D", "Uniform: coefficient of √Σb (default 1.22)"),
+            Flag::takes("a-min", G, "a_min", "A", "Uniform: least a (default 1)"),
+            Flag::takes("a-max", G, "a_max", "A", "Uniform: largest a (default 16)"),
+            Flag::takes("b-max", G, "b_max", "B", "Uniform: largest b (default 16)"),
         ]
     }
 
@@ -187,6 +114,18 @@ impl Problem for SocPacking {
 
     fn generate(spec: &Spec) -> Result<Instance> {
         Ok(generate(spec))
+    }
+
+    /// `.cbp` unless the file ends in `.json` (as [`Instance::load_file`] reads it): header
+    /// `<type> c n <alpha>`, `u … 0` for the uniform generator.
+    fn instance_text(spec: &Spec, inst: &Instance, output: Option<&Path>) -> String {
+        match output {
+            Some(p) if p.extension().is_none_or(|e| e != "json") => match spec.kind {
+                Some(kind) => inst.to_cbp(kind.letter(), spec.alpha()),
+                None => inst.to_cbp("u", 0.0),
+            },
+            _ => serde_json::to_string_pretty(inst).expect("an instance serialises"),
+        }
     }
 
     fn selfcheck(seed: u64) -> Option<crate::problem::selfcheck::CaseReport> {
