@@ -2,7 +2,8 @@
 //! `Σ_{i∈S} a_i + D√(Σ_{i∈S} b_i) ≤ c` (Xu et al. 2022, the CloudSmall `.cbp` set), solved to
 //! proven optimality by branch-and-price on [`crate::colgen`] with an exact conic-knapsack
 //! pricing under Ryan–Foster decisions; first- and best-fit decreasing as baselines, the root
-//! column generation alone as a bound. Model and choices: `models/packing.md` §8.
+//! column generation alone as a bound; seeded generators, among them the authors' cloud
+//! instances (`generate`). Model and choices: `models/packing.md` §8.
 
 pub mod generate;
 mod instance;
