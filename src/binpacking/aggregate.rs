@@ -10,8 +10,8 @@ use super::enumerate::maximal_columns;
 use super::instance::Instance;
 use super::pricing::{BinKnapsack, PricingSettings};
 use crate::colgen::{
-    close_by_enumeration, integer_bins, root_dives, run, BpSettings, Column, CoveringMaster,
-    Priced, Pricing,
+    close_by_enumeration, integer_bins, root_dives, run, BpSettings, CgSettings, Column,
+    CoveringMaster, Priced, Pricing,
 };
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
@@ -99,6 +99,8 @@ pub struct TypeKnapsack {
     copy_type: Vec<usize>,
     /// Per type: its weight (one dimension; empty otherwise) and its copies.
     type_weight: Vec<u64>,
+    /// Per type: its weights in every dimension.
+    type_weights: Vec<Vec<u64>>,
     type_copies: Vec<u64>,
     /// The capacity (one dimension) and the enumeration's cell budget.
     capacity: u64,
@@ -134,6 +136,11 @@ impl TypeKnapsack {
             Vec::new()
         };
         TypeKnapsack {
+            type_weights: types
+                .members
+                .iter()
+                .map(|m| inst.items[m[0]].clone())
+                .collect(),
             cells: settings.enumeration_cells,
             inner: BinKnapsack::new(&weights, &inst.capacity, settings),
             copy_type,
@@ -167,6 +174,26 @@ impl Pricing for TypeKnapsack {
             .filter(|(c, _)| seen.insert(format!("{c:?}")))
             .collect();
         Ok(priced)
+    }
+
+    /// One dimension: each type against the next heavier one (a chain, so every lighter
+    /// type is below every heavier one); several: each type against the lightest type that
+    /// weighs at least as much in every dimension, if any.
+    fn dominance(&self) -> Vec<(usize, usize)> {
+        let weights = &self.type_weights;
+        let mut order: Vec<usize> = (0..weights.len()).collect();
+        order.sort_by(|&x, &y| weights[x].iter().sum::<u64>().cmp(&weights[y].iter().sum()));
+        let mut pairs = Vec::new();
+        for (k, &light) in order.iter().enumerate() {
+            let heavy = order[k + 1..]
+                .iter()
+                .copied()
+                .find(|&h| weights[light].iter().zip(&weights[h]).all(|(l, h)| l <= h));
+            if let Some(h) = heavy {
+                pairs.push((light, h));
+            }
+        }
+        pairs
     }
 
     fn dive(&mut self, residual: &[f64]) {
@@ -217,6 +244,8 @@ pub struct Root {
     pub columns: usize,
     /// Bins the reduced-cost enumeration listed, when it ran to the end.
     pub enumerated: Option<usize>,
+    /// How its column generation converged.
+    pub convergence: crate::colgen::Convergence,
 }
 
 /// Column generation and dives over `inst`'s `types`, from the packing `start`.
@@ -226,6 +255,7 @@ pub fn root(
     start: Vec<Vec<usize>>,
     pricing: &PricingSettings,
     bp: &BpSettings,
+    root_cg: &CgSettings,
     deadline: &Deadline,
     mut improve: impl FnMut(Vec<Vec<usize>>, u64) -> Vec<Vec<usize>>,
 ) -> Result<Root> {
@@ -236,7 +266,7 @@ pub fn root(
         master.add_column(c)?;
     }
     let volume = inst.volume_bound();
-    let cg = run(&mut master, &mut oracle, &bp.cg, volume as f64, deadline)?;
+    let cg = run(&mut master, &mut oracle, root_cg, volume as f64, deadline)?;
     let mut bound = ceil_with_tolerance(cg.bound).max(volume);
     let mut bins = start;
     let mut enumerated = None;
@@ -245,7 +275,7 @@ pub fn root(
         let closure = close_by_enumeration(
             &mut master,
             &mut oracle,
-            &bp.cg,
+            root_cg,
             bins.len() as u64 - 1,
             &bp.enumeration,
             deadline,
@@ -304,5 +334,6 @@ pub fn root(
         bins,
         columns: master.len(),
         enumerated,
+        convergence: cg.convergence(),
     })
 }

@@ -149,6 +149,8 @@ pub struct BpOutcome {
     pub columns: usize,
     /// Columns the root's reduced-cost enumeration listed, when it ran to the end.
     pub enumerated: Option<usize>,
+    /// How the root's column generation converged (when a root was solved).
+    pub root: Option<super::Convergence>,
     /// Wall-clock seconds.
     pub seconds: f64,
 }
@@ -220,6 +222,7 @@ pub fn branch_and_price<P: BranchPricing>(
     });
     let (mut nodes, mut root_lp) = (0u64, 0.0);
     let mut enumerated = None;
+    let mut root = None;
     // The least bound of a node that could be neither closed nor split.
     let mut stuck: Option<u64> = None;
     let mut last_log = Instant::now();
@@ -259,6 +262,7 @@ pub fn branch_and_price<P: BranchPricing>(
         let settled = node_bound >= ceil_with_tolerance(cg.master_value);
         if nodes == 1 {
             root_lp = cg.bound;
+            root = Some(cg.convergence());
         }
         let cols = master.columns().to_vec();
         // The preset columns are in the pool already (or are the group columns).
@@ -459,6 +463,7 @@ pub fn branch_and_price<P: BranchPricing>(
         open: heap.len(),
         columns: pool.len(),
         enumerated,
+        root,
         incumbent,
         seconds: began.elapsed().as_secs_f64(),
     })

@@ -241,9 +241,11 @@ pub fn subset_row_root<P: CutPricing>(
             let priced_cuts: Vec<(Triple, f64)> = cuts.iter().copied().zip(sigma.clone()).collect();
             pricing.set_cuts(&priced_cuts);
             let priced = pricing.price(&pi, deadline)?;
-            let dual_value: f64 = pi.iter().sum::<f64>() + sigma.iter().sum::<f64>();
+            // Weak duality with the cut rows (right-hand sides 1), rounded outward; at
+            // convergence this is the LP's value up to round-off, never HiGHS's objective.
+            let dual_value = super::safe::sum_down(pi.iter().chain(&sigma).copied());
             if let Some(v) = priced.max_bound() {
-                bound = bound.max(dual_value / v.max(1.0));
+                bound = bound.max(super::safe::farley_from(dual_value, v));
             }
             let value = |c: &Column| -> f64 {
                 c.iter().map(|&(r, a)| a * pi[r]).sum::<f64>()
@@ -263,10 +265,7 @@ pub fn subset_row_root<P: CutPricing>(
             improving.truncate(settings.columns_per_iteration.max(1));
             if improving.is_empty() {
                 match priced.proven_max {
-                    Some(v) if v <= 1.0 + tol + 1e-8 => {
-                        bound = bound.max(sol.value);
-                        break sol;
-                    }
+                    Some(v) if v <= 1.0 + tol + 1e-8 => break sol,
                     _ if deadline.expired() => break 'rounds CutEnd::TimeLimit,
                     _ => break 'rounds CutEnd::PricingLimit,
                 }

@@ -10,6 +10,7 @@
 //! ([`Pricing::settle`]) so it can cap its effort.
 
 use super::pricing::Pricing;
+use super::safe;
 use super::CoveringMaster;
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
@@ -25,8 +26,21 @@ pub struct CgSettings {
     pub max_iterations: u32,
     /// A column enters when its reduced cost `1 − π·a` is below `−reduced_cost_tol`.
     pub reduced_cost_tol: f64,
-    /// Wentges smoothing weight `α ∈ [0, 1)`: price at `α π_center + (1 − α) π`; 0 disables.
+    /// Wentges smoothing weight `α ∈ [0, 1)`: price at `α π_center + (1 − α) π`, where the
+    /// center is the dual point of the best Lagrangian bound so far; 0 disables (unless
+    /// `smoothing_auto`, which then starts at 0.5).
     pub smoothing: f64,
+    /// Self-adjusting `α` (Pessoa, Sadykov, Uchoa, Vanderbeck, INFORMS JoC 2018): after each
+    /// pricing at the smoothed point, the subgradient `g = N − U·a*` of the Lagrangian
+    /// function there (`a*` the best column, `U` the master value) decides: `α − 0.1` when
+    /// `g·(π_out − π_center) > 0` (the ascent points to the master's duals), else
+    /// `α + 0.1(1 − α)`, within `[0, 0.99]`.
+    pub smoothing_auto: bool,
+    /// Dual-optimal inequalities (Ben Amor, Desrosiers, Valério de Carvalho, Operations
+    /// Research 2006): the exchange columns of the pricing's [`Pricing::dominance`] pairs
+    /// are in the master until the loop would stop, then dropped, and the loop goes on over
+    /// the plain master to its own end.
+    pub dual_optimal_inequalities: bool,
     /// Columns added per iteration at most (the best ones).
     pub max_columns_per_iteration: usize,
     /// Stop once `⌈bound⌉ = ⌈master value⌉` …
@@ -52,6 +66,8 @@ impl Default for CgSettings {
             max_iterations: 10_000,
             reduced_cost_tol: 1e-7,
             smoothing: 0.0,
+            smoothing_auto: false,
+            dual_optimal_inequalities: false,
             max_columns_per_iteration: 20,
             stop_when_bound_closes: true,
             closure_gap: 1e-4,
@@ -109,7 +125,8 @@ pub struct CgOutcome {
     pub termination: Termination,
     /// Last master LP value (an upper bound on the LP optimum over all columns).
     pub master_value: f64,
-    /// Best proven lower bound on the LP optimum (equal to `master_value` when converged).
+    /// Best proven lower bound on the LP optimum: a Farley bound of some dual vector,
+    /// outward rounded ([`super::safe`]); within round-off of `master_value` when converged.
     pub bound: f64,
     /// Master primal values `Y_i` at the last solve.
     pub primal: Vec<f64>,
@@ -117,11 +134,75 @@ pub struct CgOutcome {
     pub duals: Vec<f64>,
     /// Per-iteration record.
     pub iterations: Vec<Iteration>,
+    /// Columns added to the master.
+    pub columns_added: usize,
+    /// Iterations whose smoothed point found no column improving at the master's duals
+    /// (priced again there).
+    pub mispriced: usize,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// Seconds until `⌈bound⌉ = ⌈master⌉` first held (the integer bound `⌈z_LP⌉` proven),
     /// if it did.
     pub settled_seconds: Option<f64>,
+}
+
+/// How one column generation (a root's) converged: what every certificate of a
+/// column-generation method records ([`Convergence::record`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Convergence {
+    /// Iterations (pricing rounds).
+    pub iterations: usize,
+    /// Columns added to the master.
+    pub columns: usize,
+    /// Wall-clock seconds of the loop.
+    pub seconds: f64,
+    /// The pricing proved that no column improves (the bound is the LP optimum, up to
+    /// round-off).
+    pub converged: bool,
+    /// The root's integer bound is final: converged, or `⌈bound⌉ = ⌈master⌉` proven (the
+    /// loop stopped on it, or tailed off after it).
+    pub settled: bool,
+    /// The safe lower bound on the LP optimum.
+    pub bound: f64,
+    /// The last master value (an upper bound on the LP optimum, within HiGHS's tolerances).
+    pub master: f64,
+}
+
+impl Convergence {
+    /// Writes `root_iterations`, `root_columns`, `root_seconds`, `root_converged` and
+    /// `root_settled` (0/1), `root_bound` and `root_master` into `stats`.
+    pub fn record(&self, stats: &mut std::collections::BTreeMap<String, f64>) {
+        let mut put = |k: &str, v: f64| {
+            if v.is_finite() {
+                stats.insert(format!("root_{k}"), v);
+            }
+        };
+        put("iterations", self.iterations as f64);
+        put("columns", self.columns as f64);
+        put("seconds", self.seconds);
+        put("converged", f64::from(u8::from(self.converged)));
+        put("settled", f64::from(u8::from(self.settled)));
+        put("bound", self.bound);
+        put("master", self.master);
+    }
+}
+
+impl CgOutcome {
+    /// Its convergence record.
+    pub fn convergence(&self) -> Convergence {
+        Convergence {
+            iterations: self.iterations.len(),
+            columns: self.columns_added,
+            seconds: self.seconds,
+            converged: self.termination == Termination::Converged,
+            settled: matches!(
+                self.termination,
+                Termination::Converged | Termination::BoundClosed | Termination::TailingOff
+            ),
+            bound: self.bound,
+            master: self.master_value,
+        }
+    }
 }
 
 /// `⌈bound⌉ = ⌈master⌉`: no column can lower the integer bound any more.
@@ -155,6 +236,38 @@ fn enough(settings: &CgSettings, pi: &[f64], demands: &[f64], master: f64) -> f6
     }
 }
 
+/// The self-adjusted smoothing weight (see [`CgSettings::smoothing_auto`]) after a pricing at
+/// `at` that found `columns`; `pi_out` the master's duals, `center` the stability center,
+/// `upper` an upper bound on the columns of an optimal LP solution (the master value).
+fn adjusted(
+    alpha: f64,
+    columns: &[(super::Column, f64)],
+    at: &[f64],
+    pi_out: &[f64],
+    center: &[f64],
+    demands: &[f64],
+    upper: f64,
+) -> f64 {
+    let value = |c: &super::Column| c.iter().map(|&(r, a)| a * at[r]).sum::<f64>();
+    let best = columns
+        .iter()
+        .map(|(c, _)| (value(c), c))
+        .max_by(|x, y| x.0.total_cmp(&y.0));
+    let step: Vec<f64> = pi_out.iter().zip(center).map(|(o, c)| o - c).collect();
+    // g = N − U·a* when a* prices out (reduced cost < 0 at `at`), else N.
+    let mut slope = dot(demands, &step);
+    if let Some((v, col)) = best {
+        if v > 1.0 {
+            slope -= upper * col.iter().map(|&(r, a)| a * step[r]).sum::<f64>();
+        }
+    }
+    if slope > 0.0 {
+        (alpha - 0.1).max(0.0)
+    } else {
+        (alpha + 0.1 * (1.0 - alpha)).min(0.99)
+    }
+}
+
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
@@ -177,101 +290,137 @@ pub fn run<P: Pricing>(
     let mut was_settled = false;
     let mut settled_seconds = None;
     let mut iterations = Vec::new();
+    let mut alpha = if settings.smoothing_auto && settings.smoothing <= 0.0 {
+        0.5
+    } else {
+        settings.smoothing
+    };
+    let (mut mispriced, mut columns_added) = (0usize, 0usize);
+    let mut best_farley = 0.0;
     // The first solve gets at least a little time: without a master there is nothing to report.
+    if settings.dual_optimal_inequalities {
+        master.add_exchanges(&pricing.dominance())?;
+    }
     let first = master.solve(&deadline.at_least(settings.first_master_seconds))?;
     let mut last =
         first.ok_or_else(|| crate::Error::Highs("the first master LP did not finish".into()))?;
+    // Iterations before the current phase (with, then without the exchange columns).
+    let mut phase_start = 0;
     let termination = loop {
-        if deadline.expired() {
-            break Termination::TimeLimit;
-        }
-        if iterations.len() as u32 >= settings.max_iterations {
-            break Termination::IterationLimit;
-        }
-        if closed(settings, bound, last.value) {
-            break Termination::BoundClosed;
-        }
-        if !was_settled && settled(bound, last.value) {
-            was_settled = true;
-            settled_seconds = Some(began.elapsed().as_secs_f64());
-            pricing.settle();
-        }
-        let k = settings.tail_iterations;
-        if was_settled && k > 0 && iterations.len() >= k {
-            let before: &Iteration = &iterations[iterations.len() - k];
-            if before.master_value - last.value < settings.tail_gap * last.value {
-                break Termination::TailingOff;
+        let termination = loop {
+            if deadline.expired() {
+                break Termination::TimeLimit;
             }
-        }
-        let pi_out = last.duals.clone();
-        let alpha = settings.smoothing;
-        let smoothed = match (&center, alpha > 0.0) {
-            (Some(c), true) => Some(
-                c.iter()
-                    .zip(&pi_out)
-                    .map(|(c, p)| alpha * c + (1.0 - alpha) * p)
-                    .collect::<Vec<f64>>(),
-            ),
-            _ => None,
-        };
-        let t = Instant::now();
-        let mut nodes = 0;
-        let mut priced_at = smoothed.clone().unwrap_or_else(|| pi_out.clone());
-        pricing.aim(enough(settings, &priced_at, &demands, last.value));
-        let mut priced = pricing.price(&priced_at, deadline)?;
-        nodes += priced.nodes;
-        let improving = |cols: &[(Vec<(usize, f64)>, f64)], pi: &[f64]| {
-            cols.iter()
-                .map(|(c, _)| 1.0 - c.iter().map(|&(r, a)| a * pi[r]).sum::<f64>())
-                .fold(f64::INFINITY, f64::min)
-        };
-        // Lagrangian bound at the point we priced, then the mispricing fallback.
-        let mut update_bound = |pi: &[f64], max: Option<f64>, center: &mut Option<Vec<f64>>| {
-            if let Some(v) = max {
-                let lb = dot(pi, &demands) / v.max(1.0);
-                if lb > bound {
-                    bound = lb;
-                    *center = Some(pi.to_vec());
-                    bound_duals = Some(pi.to_vec());
+            if iterations.len() as u32 >= settings.max_iterations {
+                break Termination::IterationLimit;
+            }
+            if closed(settings, bound, last.value) {
+                break Termination::BoundClosed;
+            }
+            if !was_settled && settled(bound, last.value) {
+                was_settled = true;
+                settled_seconds = Some(began.elapsed().as_secs_f64());
+                pricing.settle();
+            }
+            let k = settings.tail_iterations;
+            if was_settled && k > 0 && iterations.len() >= phase_start + k {
+                let before: &Iteration = &iterations[iterations.len() - k];
+                if before.master_value - last.value < settings.tail_gap * last.value {
+                    break Termination::TailingOff;
                 }
             }
-        };
-        update_bound(&priced_at, priced.max_bound(), &mut center);
-        if smoothed.is_some() && improving(&priced.columns, &pi_out) >= -settings.reduced_cost_tol {
-            priced_at = pi_out.clone();
+            let pi_out = last.duals.clone();
+            let smoothed = match (&center, alpha > 0.0 || settings.smoothing_auto) {
+                (Some(c), true) => Some(
+                    c.iter()
+                        .zip(&pi_out)
+                        .map(|(c, p)| alpha * c + (1.0 - alpha) * p)
+                        .collect::<Vec<f64>>(),
+                ),
+                _ => None,
+            };
+            let t = Instant::now();
+            let mut nodes = 0;
+            let mut priced_at = smoothed.clone().unwrap_or_else(|| pi_out.clone());
             pricing.aim(enough(settings, &priced_at, &demands, last.value));
-            priced = pricing.price(&priced_at, deadline)?;
+            let mut priced = pricing.price(&priced_at, deadline)?;
             nodes += priced.nodes;
+            let improving = |cols: &[(Vec<(usize, f64)>, f64)], pi: &[f64]| {
+                cols.iter()
+                    .map(|(c, _)| 1.0 - c.iter().map(|&(r, a)| a * pi[r]).sum::<f64>())
+                    .fold(f64::INFINITY, f64::min)
+            };
+            // Lagrangian bound at the point we priced (outward rounded: `safe`), then the
+            // mispricing fallback.
+            let mut update_bound = |pi: &[f64], max: Option<f64>, center: &mut Option<Vec<f64>>| {
+                if let Some(v) = max {
+                    let lb = safe::farley(pi, &demands, v);
+                    // The stability center: the best dual point the loop has seen, even below a
+                    // bound known beforehand.
+                    if lb > best_farley {
+                        best_farley = lb;
+                        *center = Some(pi.to_vec());
+                    }
+                    if lb > bound {
+                        bound = lb;
+                        bound_duals = Some(pi.to_vec());
+                    }
+                }
+            };
+            let center_before = center.clone();
             update_bound(&priced_at, priced.max_bound(), &mut center);
-        }
-        let pricing_seconds = t.elapsed().as_secs_f64();
-        // Keep the best improving columns w.r.t. the master's own duals.
-        let proven_max = priced.proven_max;
-        let scored = priced.improving(
-            &pi_out,
-            settings.reduced_cost_tol,
-            settings.max_columns_per_iteration,
-        );
-        let best_rc = scored.first().map_or(0.0, |s| s.0);
-        let added = scored.len();
-        for (_, c) in scored {
-            master.add_column(c)?;
-        }
-        let converged = added == 0
-            && proven_max.is_some_and(|v| v <= 1.0 + settings.reduced_cost_tol + 1e-8)
-            && priced_at == pi_out;
-        if converged {
-            bound = bound.max(last.value);
-        }
-        iterations.push(Iteration {
-            master_value: last.value,
-            bound,
-            best_reduced_cost: best_rc,
-            columns_added: added,
-            pricing_seconds,
-            nodes,
-        });
-        log::info!(
+            if let (true, Some(c)) = (
+                settings.smoothing_auto && smoothed.is_some(),
+                &center_before,
+            ) {
+                alpha = adjusted(
+                    alpha,
+                    &priced.columns,
+                    &priced_at,
+                    &pi_out,
+                    c,
+                    &demands,
+                    last.value,
+                );
+            }
+            if smoothed.is_some()
+                && improving(&priced.columns, &pi_out) >= -settings.reduced_cost_tol
+            {
+                mispriced += 1;
+                priced_at = pi_out.clone();
+                pricing.aim(enough(settings, &priced_at, &demands, last.value));
+                priced = pricing.price(&priced_at, deadline)?;
+                nodes += priced.nodes;
+                update_bound(&priced_at, priced.max_bound(), &mut center);
+            }
+            let pricing_seconds = t.elapsed().as_secs_f64();
+            // Keep the best improving columns w.r.t. the master's own duals.
+            let proven_max = priced.proven_max;
+            let scored = priced.improving(
+                &pi_out,
+                settings.reduced_cost_tol,
+                settings.max_columns_per_iteration,
+            );
+            let best_rc = scored.first().map_or(0.0, |s| s.0);
+            let added = scored.len();
+            for (_, c) in scored {
+                master.add_column(c)?;
+            }
+            columns_added += added;
+            // The bound at convergence is the Farley bound at the master's duals, already taken
+            // above (`π·N / v` with `v ≤ 1 + tol`): never HiGHS's objective.
+            let converged = added == 0
+                && proven_max.is_some_and(|v| v <= 1.0 + settings.reduced_cost_tol + 1e-8)
+                && priced_at == pi_out;
+            iterations.push(Iteration {
+                master_value: last.value,
+                bound,
+                best_reduced_cost: best_rc,
+                columns_added: added,
+                pricing_seconds,
+                nodes,
+            });
+            log::info!(
             "cg it {:>4}: master {:.6}, bound {:.6}, best rc {:.3e}, +{} cols, pricing {:.3}s, {} nodes",
             iterations.len(),
             last.value,
@@ -281,39 +430,60 @@ pub fn run<P: Pricing>(
             pricing_seconds,
             nodes
         );
-        if converged {
-            break Termination::Converged;
-        }
-        if added == 0 {
-            // A proof at the level of `aim` closes the bound without converging.
-            if closed(settings, bound, last.value) {
+            if converged {
+                break Termination::Converged;
+            }
+            if added == 0 {
+                // A proof at the level of `aim` closes the bound without converging.
+                if closed(settings, bound, last.value) {
+                    break Termination::BoundClosed;
+                }
+                // No column and no proof: the pricing ran out of time or of its work budget.
+                break if deadline.expired() {
+                    Termination::TimeLimit
+                } else {
+                    Termination::PricingLimit
+                };
+            }
+            let was_closed = closed(settings, bound, last.value);
+            match master.solve(deadline)? {
+                Some(s) => last = s,
+                None => break Termination::TimeLimit,
+            }
+            if was_closed {
                 break Termination::BoundClosed;
             }
-            // No column and no proof: the pricing ran out of time or of its work budget.
-            break if deadline.expired() {
-                Termination::TimeLimit
-            } else {
-                Termination::PricingLimit
-            };
+        };
+        if !master.exchanges_active() {
+            break termination;
         }
-        let was_closed = closed(settings, bound, last.value);
-        match master.solve(deadline)? {
-            Some(s) => last = s,
-            None => break Termination::TimeLimit,
-        }
-        if was_closed {
-            break Termination::BoundClosed;
+        // The dual-optimal inequalities have done their part: the plain master again, whose
+        // primal solution is a cover (re-solved even past the deadline, as the first master).
+        master.drop_exchanges()?;
+        let again = master.solve(&deadline.at_least(settings.first_master_seconds))?;
+        last = again.ok_or_else(|| {
+            crate::Error::Highs("the master without exchanges did not finish".into())
+        })?;
+        log::debug!(
+            "cg: exchanges dropped after {} iterations ({termination:?}), master {:.6}",
+            iterations.len(),
+            last.value
+        );
+        phase_start = iterations.len();
+        if matches!(
+            termination,
+            Termination::TimeLimit | Termination::IterationLimit | Termination::PricingLimit
+        ) {
+            break termination;
         }
     };
     Ok(CgOutcome {
         bound_duals,
         termination,
         master_value: last.value,
-        bound: if termination == Termination::Converged {
-            last.value
-        } else {
-            bound.min(last.value)
-        },
+        bound: bound.min(last.value),
+        columns_added,
+        mispriced,
         primal: last.primal,
         duals: last.duals,
         iterations,

@@ -25,6 +25,7 @@
 use super::engine::{run, CgSettings};
 use super::integer::integer_master;
 use super::pricing::Pricing;
+use super::safe;
 use super::{Column, CoveringMaster};
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
@@ -98,9 +99,11 @@ pub fn close_by_enumeration<P: Pricing>(
         return Ok(None);
     };
     let t = target as f64;
-    let covered: f64 = pi.iter().zip(demands).map(|(p, n)| p * n).sum();
-    // A little above the exact threshold: round-off only lengthens the list.
-    let threshold = t - covered + (t - 1.0) * (v - 1.0) + 1e-9 * t;
+    // Rounded outward (`safe`): `π·N` down, `v` up, so that the threshold and the slack
+    // below are at least their exact values; round-off only lengthens the list.
+    let covered = safe::covered_down(&pi, demands);
+    let v = safe::widened(v);
+    let threshold = safe::sum_up([t, -covered, ((t - 1.0) * (v - 1.0)).next_up(), 1e-9 * t]);
     if threshold < 0.0 {
         return Ok(Some(Closure {
             bound: target + 1,
@@ -127,7 +130,7 @@ pub fn close_by_enumeration<P: Pricing>(
     // A cover over-covers row `r` by `o_r` with `Σ π_r o_r ≤ T·v − π·N` (the columns are
     // worth at most `v` each, and `T` of them at most): rows whose dual exceeds that slack
     // are covered exactly.
-    let slack = t * v - covered + 1e-9 * t;
+    let slack = safe::sum_up([(t * v).next_up(), -covered, 1e-9 * t]);
     let exact: Vec<bool> = pi.iter().map(|&p| p > slack).collect();
     let budget = deadline
         .remaining_secs()

@@ -13,6 +13,7 @@ mod integer;
 mod node;
 mod packing;
 mod pricing;
+pub mod safe;
 
 pub use crate::solver::{Column, CoveringSolution as MasterSolution};
 pub use bp::{
@@ -21,7 +22,7 @@ pub use bp::{
 pub use cuts::{separate, subset_row_root, CutEnd, CutOutcome, CutPricing, CutSettings, Triple};
 pub use decisions::Decisions;
 pub use dive::{dive, dive_with, DiveGuide, DiveOutcome, DiveSettings};
-pub use engine::{run, CgOutcome, CgSettings, Iteration, Termination};
+pub use engine::{run, CgOutcome, CgSettings, Convergence, Iteration, Termination};
 pub use enumeration::{close_by_enumeration, Closure, EnumerationSettings};
 pub use integer::{integer_bins, repeat_by_counts, solve_integer_master, IntegerOutcome};
 pub use packing::{check_partition, partition, quick_then_exact, unit_columns, Searched};

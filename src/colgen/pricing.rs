@@ -75,6 +75,15 @@ pub trait Pricing {
         let _ = residual;
     }
 
+    /// Pairs `(light, heavy)` of rows such that in any column one unit of `heavy` may be
+    /// replaced by one unit of `light` and the result, less what it then covers beyond the
+    /// demands, is a column again (e.g. a lighter item type for a heavier one when columns
+    /// are bins). Then some optimal dual solution has `π_light ≤ π_heavy`, and the engine may
+    /// impose it ([`crate::colgen::CgSettings::dual_optimal_inequalities`]). By default none.
+    fn dominance(&self) -> Vec<(usize, usize)> {
+        Vec::new()
+    }
+
     /// The oracle can [`Pricing::enumerate`] now (the caller skips the work that would
     /// precede it otherwise). By default it cannot.
     fn can_enumerate(&self) -> bool {

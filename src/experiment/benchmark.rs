@@ -85,13 +85,19 @@ pub struct BenchRun {
     pub root_lp: f64,
     /// Search nodes.
     pub nodes: f64,
+    /// Seconds of the root's column generation (NaN when no root was solved).
+    pub root_seconds: f64,
+    /// The root's column generation converged (the pricing proved no improving column).
+    pub root_converged: bool,
+    /// The root's integer bound is final (converged, or `⌈bound⌉ = ⌈master⌉` proven).
+    pub root_settled: bool,
     /// Violations `verify` found in the answer.
     pub violations: usize,
 }
 
 impl BenchRun {
     /// The run of an answer with `bins` bins and `certificate` (bound, seconds, and the
-    /// `root_lp` and `nodes` stats when present), `violations` its `verify` findings.
+    /// `root_lp`, `nodes`, `root_seconds` and `root_converged` stats when present), `violations` its `verify` findings.
     pub fn of(bins: usize, certificate: &crate::problem::Certificate, violations: usize) -> Self {
         let stat = |k: &str, none: f64| certificate.stats.get(k).copied().unwrap_or(none);
         BenchRun {
@@ -100,6 +106,9 @@ impl BenchRun {
             seconds: certificate.seconds,
             root_lp: stat("root_lp", f64::NAN),
             nodes: stat("nodes", 0.0),
+            root_seconds: stat("root_seconds", f64::NAN),
+            root_converged: stat("root_converged", 0.0) > 0.5,
+            root_settled: stat("root_settled", 0.0) > 0.5,
             violations,
         }
     }
@@ -142,12 +151,15 @@ pub fn sweep(
          packing, `= opt` = our packing has the published optimum, `< best` = fewer bins than the \
          best published packing of an open instance. Root LP: ours against the set's `lp_bound` \
          where given.\n\n\
-         | set | instances | proven | = opt | < best | median s | max s | mean nodes | max \\|root LP − lp_bound\\| |\n|---|---|---|---|---|---|---|---|---|\n",
+         `root settled`: the root's column generation converged (the pricing proved that no column \
+         improves) or proved `⌈bound⌉ = ⌈master value⌉` (its integer bound final), with the median \
+         and largest seconds of the root among those.\n\n\
+         | set | instances | proven | = opt | < best | median s | max s | mean nodes | max \\|root LP − lp_bound\\| | root settled | root median s | root max s |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
         rayon::current_num_threads()
     );
     let mut bad = 0;
     let mut tsv =
-        String::from("set\tinstance\tbins\tbound\tseconds\tnodes\toptimum\tbest_lb\tbest_ub\n");
+        String::from("set\tinstance\tbins\tbound\tseconds\tnodes\toptimum\tbest_lb\tbest_ub\troot_seconds\troot_converged\troot_settled\n");
     for dir in sets {
         let mut known = read_optima(&dir)?;
         if let Some(n) = args.count {
@@ -172,6 +184,12 @@ pub fn sweep(
             .filter_map(|r| r.1.lp_bound.map(|b| (r.0.root_lp - b).abs()))
             .fold(0.0, f64::max);
         let nodes = runs.iter().map(|r| r.0.nodes).sum::<f64>() / runs.len().max(1) as f64;
+        let root_secs: Vec<f64> = runs
+            .iter()
+            .filter(|r| r.0.root_settled)
+            .map(|r| r.0.root_seconds)
+            .filter(|s| s.is_finite())
+            .collect();
         bad += runs
             .iter()
             .map(|r| r.0.violations + r.0.contradictions(r.1))
@@ -183,7 +201,7 @@ pub fn sweep(
         for (r, k) in &runs {
             let _ = writeln!(
                 tsv,
-                "{name}\t{}\t{}\t{}\t{:.3}\t{}\t{}\t{}\t{}",
+                "{name}\t{}\t{}\t{}\t{:.3}\t{}\t{}\t{}\t{}\t{:.3}\t{}\t{}",
                 k.file,
                 r.bins,
                 r.bound,
@@ -191,15 +209,21 @@ pub fn sweep(
                 r.nodes,
                 na(k.optimum),
                 na(k.best_lb),
-                na(k.best_ub)
+                na(k.best_ub),
+                r.root_seconds,
+                u8::from(r.root_converged),
+                u8::from(r.root_settled)
             );
         }
         let _ = writeln!(
             md,
-            "| {name} | {} | {proven} | {at_opt} | {better} | {:.2} | {:.2} | {nodes:.1} | {lp_diff:.3} |",
+            "| {name} | {} | {proven} | {at_opt} | {better} | {:.2} | {:.2} | {nodes:.1} | {lp_diff:.3} | {} | {:.2} | {:.2} |",
             runs.len(),
             super::median(&secs),
             secs.iter().copied().fold(0.0, f64::max),
+            root_secs.len(),
+            super::median(&root_secs),
+            root_secs.iter().copied().fold(0.0, f64::max),
         );
     }
     let path = args.out.join("instances.tsv");
@@ -239,6 +263,9 @@ mod tests {
             seconds: 0.0,
             root_lp: f64::NAN,
             nodes: 0.0,
+            root_seconds: f64::NAN,
+            root_converged: false,
+            root_settled: false,
             violations: 0,
         };
         assert_eq!(run.contradictions(&k[1]), 0);

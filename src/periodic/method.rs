@@ -506,6 +506,7 @@ pub(super) fn aggregated_root(
         flag(colgen::Termination::PricingLimit),
     );
     s.insert("tailing_off".into(), flag(colgen::Termination::TailingOff));
+    cg.convergence().record(s);
     Ok(Root {
         machines: chosen,
         lower_bound,

@@ -167,6 +167,9 @@ pub fn solve(
                 );
                 stats.insert("root_lp".into(), out.root_lp);
                 stats.insert("columns".into(), out.columns as f64);
+                if let Some(c) = &out.root {
+                    c.record(stats);
+                }
                 (partition(inst.len(), &out.incumbent), volume.max(out.bound))
             };
             let bound = (lower as f64).min(bins.len() as f64);

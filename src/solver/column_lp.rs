@@ -137,6 +137,20 @@ impl ColumnLp {
         })
     }
 
+    /// Changes the bounds of column `col`. Only after a first solve; the next solve starts
+    /// warm from the last basis (dual simplex).
+    pub fn set_column_bounds(&mut self, col: usize, lower: f64, upper: f64) -> Result<()> {
+        if col >= self.cols || lower.is_nan() || upper.is_nan() || lower > upper {
+            return Err(Error::Highs(format!(
+                "bad bounds [{lower}, {upper}] for column {col}"
+            )));
+        }
+        // SAFETY: a live HiGHS instance (see `raw`), `col` one of its columns.
+        self.raw("change column bounds", |h| unsafe {
+            highs_sys::Highs_changeColBounds(h, col as _, lower, upper)
+        })
+    }
+
     /// Changes the coefficient `a_row,col`. Only after a first solve.
     pub fn set_coefficient(&mut self, row: usize, col: usize, value: f64) -> Result<()> {
         if row >= self.rows.len() || col >= self.cols || !value.is_finite() {

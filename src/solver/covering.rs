@@ -8,10 +8,23 @@ use crate::error::Result;
 use crate::solver::Deadline;
 
 /// A covering LP kept alive between solves.
+///
+/// Besides its columns of cost 1 it may hold *exchange* columns of cost 0 (`+1` on a row
+/// `light`, `−1` on a row `heavy`): in the dual they are the dual-optimal inequalities
+/// `π_light ≤ π_heavy` of Ben Amor, Desrosiers and Valério de Carvalho (Operations Research
+/// 2006), which stabilise column generation. They are invisible to [`CoveringLp::columns`] and
+/// to the primal values; while they are active the primal values do not make a cover (an
+/// exchange may carry coverage from one row to another), so callers drop them
+/// ([`CoveringLp::drop_exchanges`]) and re-solve before using a primal solution.
 pub struct CoveringLp {
     lp: ColumnLp,
     demands: Vec<f64>,
     columns: Vec<Column>,
+    /// The LP column of each of `columns`.
+    lp_col: Vec<usize>,
+    /// The LP columns of the exchanges, and whether they are still active.
+    exchanges: Vec<usize>,
+    exchanges_active: bool,
 }
 
 /// An optimal solution of the covering LP.
@@ -35,6 +48,9 @@ impl CoveringLp {
             lp: ColumnLp::new(&bounds),
             demands: demands.to_vec(),
             columns: Vec::new(),
+            lp_col: Vec::new(),
+            exchanges: Vec::new(),
+            exchanges_active: false,
         }
     }
 
@@ -61,7 +77,40 @@ impl CoveringLp {
     /// Adds a column of cost 1.
     pub fn add_column(&mut self, col: Column) -> Result<()> {
         self.lp.add_column(1.0, 0.0, f64::INFINITY, &col)?;
+        self.lp_col.push(self.lp.len() - 1);
         self.columns.push(col);
+        Ok(())
+    }
+
+    /// Adds the exchange columns `e_light − e_heavy` (cost 0) of `pairs`, once in the LP's
+    /// life: a second call does nothing. See the type's documentation.
+    pub fn add_exchanges(&mut self, pairs: &[(usize, usize)]) -> Result<()> {
+        if !self.exchanges.is_empty() || pairs.is_empty() {
+            return Ok(());
+        }
+        for &(light, heavy) in pairs {
+            self.lp
+                .add_column(0.0, 0.0, f64::INFINITY, &[(light, 1.0), (heavy, -1.0)])?;
+            self.exchanges.push(self.lp.len() - 1);
+        }
+        self.exchanges_active = true;
+        Ok(())
+    }
+
+    /// The exchange columns are in the LP and not dropped.
+    pub fn exchanges_active(&self) -> bool {
+        self.exchanges_active
+    }
+
+    /// Fixes every exchange column at 0: from the next solve on, the LP is the plain
+    /// covering LP again. Only after a first solve.
+    pub fn drop_exchanges(&mut self) -> Result<()> {
+        if self.exchanges_active {
+            for k in self.exchanges.clone() {
+                self.lp.set_column_bounds(k, 0.0, 0.0)?;
+            }
+            self.exchanges_active = false;
+        }
         Ok(())
     }
 
@@ -80,14 +129,18 @@ impl CoveringLp {
     /// Changes the coefficient `a_row,col` in the LP, e.g. to trim a column to a residual
     /// demand while diving. [`CoveringLp::columns`] keeps the original columns.
     pub fn set_coefficient(&mut self, row: usize, col: usize, value: f64) -> Result<()> {
-        self.lp.set_coefficient(row, col, value)
+        let k = *self
+            .lp_col
+            .get(col)
+            .ok_or_else(|| crate::Error::Highs(format!("no column {col} in the covering LP")))?;
+        self.lp.set_coefficient(row, k, value)
     }
 
     /// Solves the LP (warm after the first time); `Ok(None)` when the deadline stopped HiGHS.
     pub fn solve(&mut self, deadline: &Deadline) -> Result<Option<CoveringSolution>> {
         Ok(self.lp.solve(deadline)?.map(|s| CoveringSolution {
             value: s.value,
-            primal: s.primal,
+            primal: self.lp_col.iter().map(|&k| s.primal[k]).collect(),
             duals: s.duals.iter().map(|&d| d.max(0.0)).collect(),
             iterations: s.iterations,
         }))
