@@ -314,3 +314,48 @@ fn a_dive_cut_short_still_gives_a_valid_packing() {
     }
     assert_eq!(seen.len(), 2, "both a cut and a whole dive: {seen:?}");
 }
+
+/// Stabilised column generation (self-adjusting Wentges smoothing) and the plain loop reach
+/// the same root LP value on seeded random instances and on BPPLIB files, both converged.
+#[test]
+fn stabilised_and_plain_column_generation_agree() {
+    let mut cases: Vec<(String, Instance)> = (0..25)
+        .map(|seed| {
+            (
+                format!("random {seed}"),
+                random_instance(seed, 2..=8, 1..=6),
+            )
+        })
+        .collect();
+    for (name, _, _) in optima().into_iter().take(3) {
+        let inst = Instance::load(&Path::new("data/bpplib").join(&name), None).unwrap();
+        cases.push((name, inst));
+    }
+    for (name, inst) in cases {
+        let mut values = Vec::new();
+        for auto in [false, true] {
+            let mut settings = Settings::default();
+            settings.cg.stop_when_bound_closes = false;
+            settings.cg.tail_iterations = 0;
+            settings.cg.smoothing_auto = auto;
+            let sol = solve(&inst, Method::Cg, &settings).unwrap();
+            assert_eq!(sol.stats["converged"], 1.0, "{name}, auto {auto}");
+            assert_eq!(sol.stats["root_converged"], 1.0, "{name}, auto {auto}");
+            let bound = sol.stats["root_bound"];
+            let master = sol.stats["root_master"];
+            // Converged means `v ≤ 1 + tol + 1e-8` (tol = 1e-7): the Farley bound may sit
+            // that far below the master value.
+            assert!(
+                bound <= master + 1e-9 && bound >= master * (1.0 - 2e-7) - 1e-9,
+                "{name}: {bound} {master}"
+            );
+            values.push(master);
+        }
+        assert!(
+            (values[0] - values[1]).abs() <= 1e-6,
+            "{name}: plain {} vs stabilised {}",
+            values[0],
+            values[1]
+        );
+    }
+}

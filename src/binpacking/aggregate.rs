@@ -248,7 +248,9 @@ pub struct Root {
     pub convergence: crate::colgen::Convergence,
 }
 
-/// Column generation and dives over `inst`'s `types`, from the packing `start`.
+/// Column generation (`root_cg`) and dives (`bp`) over `inst`'s `types`, from the packing
+/// `start`.
+#[allow(clippy::too_many_arguments)]
 pub fn root(
     inst: &Instance,
     types: &Types,

@@ -443,7 +443,6 @@ fn dual_optimal_inequalities_keep_the_lp_value() {
         let inst = Instance {
             capacity: vec![cap; dims],
             items,
-            ..Instance::one_dimensional(cap, vec![1])
         };
         let types = Types::of(&inst);
         let demands: Vec<f64> = types.members.iter().map(|m| m.len() as f64).collect();

@@ -41,6 +41,11 @@ pub struct CgSettings {
     /// are in the master until the loop would stop, then dropped, and the loop goes on over
     /// the plain master to its own end.
     pub dual_optimal_inequalities: bool,
+    /// Iterations of the plain loop before the smoothing (fixed or self-adjusting) and the
+    /// dual-optimal inequalities start (0: from the first): a loop that settles quickly keeps
+    /// the columns the plain loop finds, which the dives use, and only a tailing one is
+    /// stabilised.
+    pub stabilise_after: usize,
     /// Columns added per iteration at most (the best ones).
     pub max_columns_per_iteration: usize,
     /// Stop once `⌈bound⌉ = ⌈master value⌉` …
@@ -68,6 +73,7 @@ impl Default for CgSettings {
             smoothing: 0.0,
             smoothing_auto: false,
             dual_optimal_inequalities: false,
+            stabilise_after: 0,
             max_columns_per_iteration: 20,
             stop_when_bound_closes: true,
             closure_gap: 1e-4,
@@ -298,7 +304,7 @@ pub fn run<P: Pricing>(
     let (mut mispriced, mut columns_added) = (0usize, 0usize);
     let mut best_farley = 0.0;
     // The first solve gets at least a little time: without a master there is nothing to report.
-    if settings.dual_optimal_inequalities {
+    if settings.dual_optimal_inequalities && settings.stabilise_after == 0 {
         master.add_exchanges(&pricing.dominance())?;
     }
     let first = master.solve(&deadline.at_least(settings.first_master_seconds))?;
@@ -329,8 +335,23 @@ pub fn run<P: Pricing>(
                     break Termination::TailingOff;
                 }
             }
+            let stabilised = iterations.len() >= settings.stabilise_after;
+            if settings.stabilise_after > 0
+                && iterations.len() == settings.stabilise_after
+                && settings.dual_optimal_inequalities
+                && phase_start == 0
+            {
+                master.add_exchanges(&pricing.dominance())?;
+                match master.solve(deadline)? {
+                    Some(s) => last = s,
+                    None => break Termination::TimeLimit,
+                }
+            }
             let pi_out = last.duals.clone();
-            let smoothed = match (&center, alpha > 0.0 || settings.smoothing_auto) {
+            let smoothed = match (
+                &center,
+                stabilised && (alpha > 0.0 || settings.smoothing_auto),
+            ) {
                 (Some(c), true) => Some(
                     c.iter()
                         .zip(&pi_out)

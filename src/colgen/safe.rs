@@ -64,10 +64,20 @@ pub fn widened(v: f64) -> f64 {
 /// [`covered_down`], or a sum with cut duals by [`sum_down`]); never negative, and 0 (no
 /// proof) when `v` is not finite.
 pub fn farley_from(dual_value: f64, v: f64) -> f64 {
-    if !(dual_value > 0.0) || !v.is_finite() {
+    if dual_value.is_nan() || dual_value <= 0.0 || !v.is_finite() {
         return 0.0;
     }
     (dual_value / widened(v)).next_down().max(0.0)
+}
+
+/// `numerator / v` rounded down, `numerator` already rounded down and `v > 0` a pricing
+/// proof widened by [`PRICING_MARGIN`] (no `max(1, ·)`: for bounds whose scale is not the
+/// covering master's); 0 when `v` is not a positive finite number.
+pub fn ratio_down(numerator: f64, v: f64) -> f64 {
+    if numerator.is_nan() || numerator <= 0.0 || v.is_nan() || v <= 0.0 || !v.is_finite() {
+        return 0.0;
+    }
+    (numerator / (v * (1.0 + PRICING_MARGIN)).next_up()).next_down()
 }
 
 /// The Farley bound `π·N / max(1, v)` of duals `π` (negative entries count as 0) for the

@@ -77,11 +77,14 @@ impl DualProof {
             if let Some(x) = w.iter().find(|x| !(x.is_finite() && **x >= 0.0)) {
                 return Err(format!("app {i}: weight {x} is not a finite number ≥ 0"));
             }
-            value += w
-                .iter()
-                .zip(&app.steps)
-                .map(|(x, s)| x * s.duration as f64)
-                .sum::<f64>();
+            // Rounded down (`colgen::safe`): the bound recomputed here is at most the exact one.
+            value = crate::colgen::safe::sum_down(
+                std::iter::once(value).chain(
+                    w.iter()
+                        .zip(&app.steps)
+                        .map(|(x, s)| (x * s.duration as f64).next_down()),
+                ),
+            );
         }
         if inst.nodes > BoundSettings::default().max_nodes.max(1) {
             return Err(format!("N = {} is too large to check", inst.nodes));
@@ -90,7 +93,7 @@ impl DualProof {
         if best <= 0.0 {
             return Ok(0);
         }
-        Ok(ceil_with_tolerance(value / best) as i64)
+        Ok(ceil_with_tolerance(crate::colgen::safe::ratio_down(value, best)) as i64)
     }
 }
 

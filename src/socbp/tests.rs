@@ -172,3 +172,49 @@ fn lagrangian_bound_is_above_every_bin() {
         assert!(lag.bound(0, 0.0, 0.0, best * 0.5) > best * 0.5 - 1e-12 || best == 0.0);
     }
 }
+
+/// Stabilised column generation (self-adjusting Wentges smoothing) and the plain loop reach
+/// the same root LP value on tiny random instances; both root bounds lie below the
+/// brute-force optimum once rounded up.
+#[test]
+fn stabilised_and_plain_roots_reach_the_same_lp() {
+    let mut rng = ChaCha8Rng::seed_from_u64(34);
+    let mut compared = 0;
+    for case in 0..150 {
+        let inst = random_case(&mut rng, case);
+        let opt = brute(&inst);
+        let mut values = Vec::new();
+        for auto in [false, true] {
+            let mut settings = Settings::default();
+            settings.bp.cg.stop_when_bound_closes = false;
+            settings.bp.cg.tail_iterations = 0;
+            settings.bp.cg.smoothing_auto = auto;
+            let sol = solve(&inst, Method::Cg, &settings, &Deadline::none()).unwrap();
+            let s = &sol.certificate.stats;
+            // No root when the heuristic's packing already meets the closed-form bound.
+            let (Some(&bound), Some(&master)) = (s.get("root_bound"), s.get("root_master")) else {
+                continue;
+            };
+            assert_eq!(s["root_converged"], 1.0, "case {case}, auto {auto}");
+            assert!(
+                bound <= master + 1e-9 && bound >= master - 1e-6,
+                "case {case}"
+            );
+            assert!(
+                crate::ceil_with_tolerance(bound) as usize <= opt,
+                "case {case}: bound {bound} above the optimum {opt}"
+            );
+            values.push(master);
+        }
+        if values.len() == 2 {
+            compared += 1;
+            assert!(
+                (values[0] - values[1]).abs() <= 1e-6,
+                "case {case}: plain {} vs stabilised {}",
+                values[0],
+                values[1]
+            );
+        }
+    }
+    assert!(compared >= 30, "only {compared} cases had a root");
+}
