@@ -334,3 +334,156 @@ fn solution_with_both_or_no_task_hosts() {
         );
     }
 }
+
+#[test]
+fn huge_time_limits_are_no_limit_and_never_panic() {
+    let d = tempfile::tempdir().unwrap();
+    // On the command line: beyond the clock (1e19 s, 1e308 s) is no limit.
+    for t in ["1e19", "1e308"] {
+        common::vcalloc_ok(&[
+            "solve",
+            "vcsched",
+            "data/vcsched-demo.json",
+            "--method",
+            "milp",
+            "--time-limit",
+            t,
+        ]);
+    }
+    // A value that overflows to infinity while parsed is not a number of seconds.
+    expect_input_error(
+        &[
+            "solve",
+            "vcsched",
+            "data/vcsched-demo.json",
+            "--method",
+            "mcb8",
+            "--time-limit",
+            "1e400",
+        ],
+        &["--time-limit", "inf", "positive number of seconds"],
+    );
+    // Phase limits in settings files, under a finite --time-limit that must still hold.
+    let periodic = write(
+        &d,
+        "p.toml",
+        "integer_time_limit = 1e308\n[bp.tree]\ninteger_seconds = 1e19\n",
+    );
+    let packing = write(
+        &d,
+        "b.toml",
+        "study_seconds = 1e308\n[bp]\ninteger_seconds = 1e308\n[local]\nunlimited_seconds = 1e19\n",
+    );
+    let rebalance = write(
+        &d,
+        "r.json",
+        r#"{"exact_seconds": 1e300, "milp_seconds": 1e19}"#,
+    );
+    let rb = d.path().join("rb.json");
+    common::small_rebalance_instance(rb.to_str().unwrap());
+    let cases: [(&str, &str, &str, &Path); 5] = [
+        (
+            "periodic",
+            "data/bpplib/Falkenauer_t60_00.txt",
+            "cg",
+            &periodic,
+        ),
+        (
+            "periodic",
+            "data/bpplib/Falkenauer_t60_00.txt",
+            "bp",
+            &periodic,
+        ),
+        (
+            "binpacking",
+            "data/bpplib/Falkenauer_t60_00.txt",
+            "bp",
+            &packing,
+        ),
+        ("rebalance", rb.to_str().unwrap(), "exact", &rebalance),
+        ("rebalance", rb.to_str().unwrap(), "milp", &rebalance),
+    ];
+    for (problem, file, method, settings) in cases {
+        let began = std::time::Instant::now();
+        common::vcalloc_ok(&[
+            "solve",
+            problem,
+            file,
+            "--method",
+            method,
+            "--settings",
+            settings.to_str().unwrap(),
+            "--time-limit",
+            "20",
+        ]);
+        assert!(began.elapsed().as_secs_f64() < 23.0, "{problem} {method}");
+    }
+}
+
+#[test]
+fn data_after_the_json_document_is_rejected() {
+    let d = tempfile::tempdir().unwrap();
+    let p = json(
+        &d,
+        "{\"hosts\": 2, \"jobs\": [{\"cpu\": 0.5, \"mem\": 0.5}]}\n{\"hosts\": 3}\n",
+    );
+    rejects(
+        &p,
+        &[],
+        &[
+            "inst.json",
+            "data after the end of the JSON document",
+            "line 2",
+        ],
+    );
+    let s = write(&d, "s.json", "{\"seed\": 3} trailing");
+    rejects(
+        Path::new("data/vcsched-demo.json"),
+        &["--settings", s.to_str().unwrap()],
+        &["s.json", "data after the end"],
+    );
+    // White space after the document is fine.
+    let p = json(
+        &d,
+        "{\"hosts\": 2, \"jobs\": [{\"cpu\": 0.5, \"mem\": 0.5}]}\n\n  \n",
+    );
+    common::vcalloc_ok(&["solve", "vcsched", p.to_str().unwrap(), "--method", "mcb8"]);
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted() {
+    let d = tempfile::tempdir().unwrap();
+    let p = json(
+        &d,
+        "\u{feff}{\"hosts\": 2, \"jobs\": [{\"cpu\": 0.5, \"mem\": 0.5}]}",
+    );
+    common::vcalloc_ok(&["solve", "vcsched", p.to_str().unwrap(), "--method", "mcb8"]);
+    let p = write(&d, "inst.csv", "\u{feff}cpu,mem\n0.5,0.2\n0.3,0.4\n");
+    common::vcalloc_ok(&[
+        "solve",
+        "vcsched",
+        p.to_str().unwrap(),
+        "--hosts",
+        "2",
+        "--method",
+        "mcb8",
+    ]);
+    let s = write(&d, "s.toml", "\u{feff}seed = 3\n");
+    common::vcalloc_ok(&[
+        "solve",
+        "vcsched",
+        "data/vcsched-demo.json",
+        "--method",
+        "rrnd",
+        "--settings",
+        s.to_str().unwrap(),
+    ]);
+    // Bytes that are not UTF-8 are named as such, with their offset.
+    let bad = d.path().join("latin1.json");
+    std::fs::write(
+        &bad,
+        b"{\"hosts\": 2, \"jobs\": [{\"cpu\": 0.5, \"mem\": 0.5, \"name\": \"caf\xe9\"}]}",
+    )
+    .unwrap();
+    rejects(&bad, &[], &["latin1.json", "not UTF-8", "byte 59"]);
+}

@@ -37,18 +37,7 @@ fn solve_of_every_problem_and_method_family_ends_quietly_on_a_closed_pipe() {
     let path = |name: &str| d.path().join(name).to_str().unwrap().to_string();
     let (ev, rb) = (path("ev.json"), path("rb.json"));
     common::small_evolving_instance(&ev);
-    common::vcalloc_ok(&[
-        "generate",
-        "rebalance",
-        "--seed",
-        "1",
-        "--nodes-min",
-        "2",
-        "--nodes-max",
-        "3",
-        "--output",
-        &rb,
-    ]);
+    common::small_rebalance_instance(&rb);
     // The issue's own example: a CSV instance, 2 hosts, sgb.
     let csv = path("jobs.csv");
     std::fs::write(&csv, "cpu,mem\n0.5,0.3\n0.4,0.6\n0.9,0.2\n").unwrap();
@@ -199,4 +188,183 @@ fn every_other_printing_command_ends_quietly_on_a_closed_pipe() {
             .count()
             > 100
     );
+}
+
+/// Runs `args` with `input` on standard input.
+fn with_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vcalloc"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    out
+}
+
+/// The certificate of a solution on stdout, failing with stderr when the run failed.
+fn certificate(args: &[&str], out: &std::process::Output) -> serde_json::Value {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: stdout is not one JSON document ({e}): {err}"));
+    v["certificate"].clone()
+}
+
+#[test]
+fn every_text_format_reads_from_standard_input_by_its_content() {
+    // (problem, file, extra options, method): the same answer through a pipe as from the file.
+    let cases: [(&str, &str, &[&str], &str); 6] = [
+        ("vcsched", "data/vcsched-demo.json", &[], "mcb8"),
+        (
+            "binpacking",
+            "data/bpplib/Falkenauer_t60_00.txt",
+            &[],
+            "ffd",
+        ),
+        ("binpacking", "data/vbp/CL_1_25_1.vbp", &[], "ffd"),
+        ("socbp", "data/cbp/d_72_100_0.6_a.cbp", &[], "ffd"),
+        ("periodic", "data/bpplib/Falkenauer_t60_00.txt", &[], "bfd"),
+        (
+            "pcec",
+            "data/pcec/lcg-head-300.swf.gz",
+            &["--pms", "2", "--vms-per-pm", "2", "--jobs", "40"],
+            "pc",
+        ),
+    ];
+    for (problem, file, extra, method) in cases {
+        let mut from_file = vec!["solve", problem, file, "--method", method];
+        from_file.extend_from_slice(extra);
+        let expected = certificate(&from_file, &common::vcalloc(&from_file));
+        let mut piped = vec!["solve", problem, "-", "--method", method];
+        piped.extend_from_slice(extra);
+        let got = certificate(&piped, &with_stdin(&piped, &std::fs::read(file).unwrap()));
+        assert_eq!(
+            got["objective"], expected["objective"],
+            "{piped:?} < {file}"
+        );
+        assert_eq!(got["bound"], expected["bound"], "{piped:?} < {file}");
+    }
+    // CSV has no extension to go by: read as CSV because it is not JSON; `--format` forces.
+    let csv = b"cpu,mem\n0.5,0.3\n0.4,0.6\n0.9,0.2\n";
+    let args = ["solve", "vcsched", "-", "--hosts", "2", "--method", "sgb"];
+    let c = certificate(&args, &with_stdin(&args, csv));
+    assert_eq!(c["status"], "feasible", "{c}");
+    let args = [
+        "solve", "vcsched", "-", "--hosts", "2", "--format", "json", "--method", "sgb",
+    ];
+    let out = with_stdin(&args, csv);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("<stdin>") && err.contains("malformed JSON"),
+        "{err}"
+    );
+}
+
+#[test]
+fn output_dash_puts_the_json_alone_on_stdout_and_the_table_on_stderr() {
+    let args = [
+        "solve",
+        "vcsched",
+        "data/vcsched-demo.json",
+        "--method",
+        "mcb8",
+        "--output",
+        "-",
+    ];
+    let out = common::vcalloc(&args);
+    let c = certificate(&args, &out);
+    assert_eq!(c["method"], "mcb8");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("min yield") && err.contains("mcb8"), "{err}");
+    // /dev/stdout is standard output too: the table does not follow the JSON.
+    let args = [
+        "solve",
+        "binpacking",
+        "data/vbp/CL_1_25_1.vbp",
+        "--method",
+        "ffd",
+        "--output",
+        "/dev/stdout",
+    ];
+    let out = common::vcalloc(&args);
+    certificate(&args, &out);
+    // A solution through a pipe into verify.
+    let sol = common::vcalloc_ok(&[
+        "solve",
+        "vcsched",
+        "data/vcsched-demo.json",
+        "--method",
+        "gr",
+    ]);
+    let args = ["verify", "data/vcsched-demo.json", "-"];
+    let out = with_stdin(&args, &sol.stdout);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.starts_with("ok:"), "{text}");
+    // A generator into a solve.
+    let inst = common::vcalloc_ok(&[
+        "generate",
+        "binpacking",
+        "--seed",
+        "2",
+        "--items",
+        "20",
+        "--output",
+        "-",
+    ]);
+    let args = ["solve", "binpacking", "-", "--method", "bfd"];
+    let c = certificate(&args, &with_stdin(&args, &inst.stdout));
+    assert!(c["objective"].as_f64().unwrap() >= 1.0, "{c}");
+    // A tool's file to stdout, its summary to stderr.
+    let args = [
+        "simulate",
+        "pcec",
+        "data/pcec/lcg-head-300.swf.gz",
+        "--policy",
+        "pc",
+        "--pms",
+        "2",
+        "--vms-per-pm",
+        "2",
+        "--jobs",
+        "30",
+        "--output",
+        "-",
+    ];
+    let out = common::vcalloc_ok(&args);
+    let csv = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        csv.starts_with("id,submit,start") && csv.lines().count() == 31,
+        "{csv}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("mean XF"));
+}
+
+#[test]
+fn the_format_a_file_s_content_shows_is_the_one_its_extension_names() {
+    use vcalloc::binpacking::Format;
+    let mut seen = 0;
+    for dir in ["data/bpplib", "data/vbp", "data/hard28"] {
+        for f in std::fs::read_dir(dir).unwrap() {
+            let p = f.unwrap().path();
+            let want = match p.extension().and_then(|e| e.to_str()) {
+                Some("txt") if !p.ends_with("README.txt") => Format::Bpplib,
+                Some("vbp") => Format::Vbp,
+                _ => continue,
+            };
+            let text = std::fs::read_to_string(&p).unwrap();
+            assert_eq!(Format::of_content(&text), want, "{}", p.display());
+            seen += 1;
+        }
+    }
+    assert!(seen >= 5, "{seen} files");
 }

@@ -104,6 +104,16 @@ fn path(id: &'static str, help: &'static str) -> Arg {
     value(id, "FILE", help).value_parser(clap::value_parser!(PathBuf))
 }
 
+/// `--output` (id `out`), with `--out`, the older spelling of some commands, as an alias.
+fn output(name: &'static str, help: &'static str) -> Arg {
+    Arg::new("out")
+        .long("output")
+        .visible_alias("out")
+        .value_name(name)
+        .help(help)
+        .value_parser(clap::value_parser!(PathBuf))
+}
+
 /// The problem's flags of `targets` as options.
 fn flag_args(cmd: Command, flags: &[Flag], targets: &[Target]) -> Command {
     flags
@@ -153,7 +163,7 @@ fn solve_command(e: &dyn Entry) -> Command {
         .arg(value("seed", "N", "Seed of the randomised methods").value_parser(clap::value_parser!(u64)))
         .arg(value("threads", "N", "Threads the external solver may use").value_parser(clap::value_parser!(u32)))
         .arg(path("settings", "Every setting as JSON or TOML (fields left out keep their defaults); the options override it"))
-        .arg(path("output", "Write the solution JSON here instead of standard output"));
+        .arg(path("output", "Write the solution JSON here (atomically; `-`: standard output, the table then on stderr)"));
     flag_args(cmd, &e.flags(), &[Target::Settings, Target::Load])
 }
 
@@ -176,7 +186,7 @@ fn export_command(e: &dyn Entry) -> Command {
                 .required(true)
                 .value_parser(clap::value_parser!(PathBuf)),
         )
-        .arg(path("out", "Output LP file").required(true));
+        .arg(output("FILE", "Output LP file (`-`: standard output)").required(true));
     flag_args(cmd, &e.flags(), &[Target::Settings, Target::Load])
 }
 
@@ -184,13 +194,11 @@ fn sweep_command(name: &'static str, title: &'static str) -> Command {
     Command::new(name)
         .about(title)
         .arg(
-            value(
-                "out",
+            output(
                 "DIR",
                 "Output folder: results.csv (appended, resumable), report.md, instances/",
             )
-            .required(true)
-            .value_parser(clap::value_parser!(PathBuf)),
+            .required(true),
         )
         .arg(
             value(
@@ -241,11 +249,7 @@ fn sweep_command(name: &'static str, title: &'static str) -> Command {
 fn study_command(name: &'static str, title: &'static str) -> Command {
     Command::new(name)
         .about(title)
-        .arg(
-            value("out", "DIR", "Output folder: report.md and plots")
-                .required(true)
-                .value_parser(clap::value_parser!(PathBuf)),
-        )
+        .arg(output("DIR", "Output folder: report.md and plots").required(true))
         .arg(
             value("seed", "N", "Base seed")
                 .default_value("1")
@@ -337,11 +341,7 @@ pub fn command() -> Command {
                     .required(true)
                     .value_parser(clap::value_parser!(PathBuf)),
             )
-            .arg(
-                value("out", "DIR", "Output folder")
-                    .required(true)
-                    .value_parser(clap::value_parser!(PathBuf)),
-            ),
+            .arg(output("DIR", "Output folder").required(true)),
     );
     Command::new("vcalloc")
         .version(env!("CARGO_PKG_VERSION"))

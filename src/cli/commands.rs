@@ -2,7 +2,8 @@
 //! 3 a solver or consistency failure.
 
 use super::args::{Cmd, Solve, ToolRun};
-use std::path::{Path, PathBuf};
+use super::output::Output;
+use std::path::Path;
 use vcalloc::problem::{self, Applied, Common, Entry, Flag, FlagValue, SolveRequest, Target};
 use vcalloc::{Error, InputError, Location};
 
@@ -19,9 +20,11 @@ pub fn run(cmd: Cmd) -> i32 {
             problem,
             flags,
             output,
-        } => problem
-            .generate(&applied(&flags))
-            .and_then(|json| emit(&json, output.as_deref())),
+        } => Output::check(output.as_deref()).and_then(|out| {
+            let json = problem.generate(&applied(&flags))?;
+            out.write(format!("{json}\n").as_bytes())?;
+            Ok(0)
+        }),
         Cmd::ExportLp {
             problem,
             instance,
@@ -59,17 +62,6 @@ fn applied(flags: &[(Flag, String)]) -> Vec<Applied<'_>> {
     flags.iter().map(|(f, v)| (f, v.as_str())).collect()
 }
 
-fn emit(text: &str, output: Option<&Path>) -> vcalloc::Result<i32> {
-    match output {
-        Some(p) => std::fs::write(p, format!("{text}\n")).map_err(|source| Error::Io {
-            path: p.to_path_buf(),
-            source,
-        })?,
-        None => println!("{text}"),
-    }
-    Ok(0)
-}
-
 fn argument(name: &str, value: impl ToString, why: &str) -> Error {
     InputError::new(
         "<arguments>",
@@ -93,6 +85,7 @@ fn solve(a: &Solve) -> vcalloc::Result<i32> {
     if a.threads == Some(0) {
         return Err(argument("--threads", 0, "must be at least 1"));
     }
+    let output = Output::check(a.output.as_deref())?;
     super::signals::stop_solves_on_ctrl_c();
     let flags = applied(&a.flags);
     let answer = a.problem.solve(&SolveRequest {
@@ -106,9 +99,13 @@ fn solve(a: &Solve) -> vcalloc::Result<i32> {
         },
         time_limit: a.time_limit,
     })?;
-    emit(&answer.json, a.output.as_deref())?;
-    if a.output.is_some() {
+    output.write(format!("{}\n", answer.json).as_bytes())?;
+    // The table is for a person: on stdout beside a written file, on stderr when stdout
+    // holds the JSON (`--output -`), absent when the JSON is the whole answer.
+    if !output.is_stdout() {
         print!("{}", answer.table);
+    } else if a.output.is_some() {
+        eprint!("{}", answer.table);
     }
     if vcalloc::solver::interrupted() {
         let c = &answer.certificate;
@@ -128,14 +125,7 @@ fn solve(a: &Solve) -> vcalloc::Result<i32> {
 
 /// The problem named by a solution file's `certificate.problem`.
 fn problem_of_solution(solution: &Path) -> vcalloc::Result<&'static dyn Entry> {
-    let text = std::fs::read_to_string(solution).map_err(|e| {
-        InputError::new(
-            solution,
-            Location::File,
-            "",
-            format!("cannot read the file: {e}"),
-        )
-    })?;
+    let text = vcalloc::input::read_text(solution)?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         InputError::new(
             solution,
@@ -214,6 +204,13 @@ fn load_flags(problem: &dyn Entry, rest: &[String]) -> vcalloc::Result<Vec<(Flag
 }
 
 fn verify(instance: &Path, solution: &Path, rest: &[String]) -> vcalloc::Result<i32> {
+    if vcalloc::input::is_stdio(instance) && vcalloc::input::is_stdio(solution) {
+        return Err(argument(
+            "verify",
+            "- -",
+            "standard input can hold the instance or the solution, not both",
+        ));
+    }
     let problem = problem_of_solution(solution)?;
     let flags = load_flags(problem, rest)?;
     let (violations, summary) = problem.verify(instance, solution, &applied(&flags))?;
@@ -231,16 +228,14 @@ fn verify(instance: &Path, solution: &Path, rest: &[String]) -> vcalloc::Result<
 fn export_lp(
     problem: &dyn Entry,
     instance: &Path,
-    out: &PathBuf,
+    out: &Path,
     flags: &[(Flag, String)],
 ) -> vcalloc::Result<i32> {
+    let output = Output::check(Some(out))?;
     let text = problem
         .export_lp(instance, &applied(flags))?
         .ok_or_else(|| argument("export-lp", problem.name(), "this problem has no LP export"))?;
-    std::fs::write(out, text).map_err(|source| Error::Io {
-        path: out.clone(),
-        source,
-    })?;
+    output.write(text.as_bytes())?;
     Ok(0)
 }
 
@@ -251,14 +246,28 @@ fn tool(t: &ToolRun) -> vcalloc::Result<i32> {
         .into_iter()
         .find(|x| x.command == t.command)
         .expect("parsed from the registry");
+    let output = t
+        .output
+        .as_deref()
+        .map(|p| Output::check(Some(p)))
+        .transpose()?;
+    let staged = output.as_ref().map(Output::staged).transpose()?;
     let flags = applied(&t.flags);
     let text = (tool.run)(&problem::ToolArgs {
         file: &t.file,
         flags: &flags,
         settings: t.settings.as_deref(),
-        output: t.output.as_deref(),
+        output: staged.as_ref().map(|s| s.path()),
     })?;
-    print!("{text}");
+    if let Some(s) = staged {
+        s.commit()?;
+    }
+    // With `--output -` stdout holds the file; the summary goes to stderr.
+    if output.as_ref().is_some_and(Output::is_stdout) {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
     Ok(0)
 }
 

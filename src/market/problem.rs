@@ -155,7 +155,7 @@ impl Problem for Rebalance {
             run: paper_study,
         }, Study {
             name: "market-rebalance",
-            title: "Exact rebalancing (exact branch-and-bound over moves) against tabu: the Pareto curve of the largest error against M in {0,1,2,4,8} and tabu's gap over random instances (4-20 nodes, lognormal bids; --count, default 1000)",
+            title: "Exact rebalancing (exact branch-and-bound over moves) against tabu: the Pareto curve of the largest error against M in {0,1,2,4,8} and tabu's gap over random instances (4-20 nodes, lognormal bids; --instances, default 1000)",
             run: super::rebalance_study::rebalance_study,
         }]
     }

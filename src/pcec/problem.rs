@@ -159,9 +159,22 @@ impl Problem for Pcec {
     fn configure(_settings: &mut Settings, _common: &Common) {}
 
     fn load(path: &Path, load: &Load) -> Result<Instance> {
-        let json = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        // The extension when it names a format, else the content (`{` opens JSON): a trace
+        // through a pipe is SWF, gzip-compressed or not.
+        let json = crate::input::format_by_extension(
+            path,
+            &[("json", true), ("swf", false), ("gz", false)],
+        )
+        .map_or_else(
+            || {
+                crate::input::read_bytes(path).map(|b| {
+                    b.iter()
+                        .find(|c| !c.is_ascii_whitespace())
+                        .is_some_and(|&c| c == b'{')
+                })
+            },
+            Ok,
+        )?;
         if json {
             return Instance::from_json(&crate::input::read_text(path)?, path);
         }

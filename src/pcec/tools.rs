@@ -52,19 +52,12 @@ pub(crate) fn tools() -> Vec<Tool> {
     ]
 }
 
-fn io(path: &std::path::Path) -> impl Fn(std::io::Error) -> Error + '_ {
-    move |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
 fn capacity_tool(a: &ToolArgs<'_>) -> Result<String> {
     let desc = PmDescription::from_json(&crate::input::read_text(a.file)?, a.file)?;
     let caps = capacity(&desc);
     if let Some(out) = a.output {
         let json = serde_json::to_string_pretty(&caps).expect("capacities serialise");
-        std::fs::write(out, json + "\n").map_err(io(out))?;
+        std::fs::write(out, json + "\n").map_err(Error::io(out))?;
     }
     let mut s = format!(
         "{:>3} {:<12} {:>7} {:>7} {:>7} {:>7} {:>10} {:>7} {:>7}\n",

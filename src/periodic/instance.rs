@@ -130,10 +130,14 @@ impl Instance {
                 return Err(InputError::new(
                     file,
                     Location::Field(format!("jobs[{j}]")),
-                    format!("mean {} + amplitude {}", job.mean, job.amplitude),
+                    format!(
+                        "mean {} + amplitude {}",
+                        crate::input::number(job.mean),
+                        crate::input::number(job.amplitude)
+                    ),
                     format!(
                         "exceeds the capacity {}: no machine can hold one task of job {j}",
-                        self.capacity
+                        crate::input::number(self.capacity)
                     ),
                 )
                 .into());

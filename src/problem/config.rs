@@ -83,6 +83,37 @@ fn argument(flag: &Flag, raw: &str, reason: impl Into<String>) -> crate::Error {
     .into()
 }
 
+/// The first rejected HiGHS option of any `highs` table in a settings document (every
+/// family's solver options share [`crate::solver::HighsSettings`], wherever they sit).
+fn bad_highs(doc: &Value, at: &str) -> Option<Invalid> {
+    let Value::Object(map) = doc else {
+        return None;
+    };
+    map.iter().find_map(|(key, v)| {
+        let path = if at.is_empty() {
+            key.clone()
+        } else {
+            format!("{at}.{key}")
+        };
+        if key == "highs" && v.is_object() {
+            let h: crate::solver::HighsSettings = serde_json::from_value(v.clone()).ok()?;
+            if let Some((field, value, why)) = h.invalid() {
+                return Some(Invalid::new(&format!("{path}.{field}"), value, why));
+            }
+        }
+        bad_highs(v, &path)
+    })
+}
+
+/// [`Validate::validate`], then the HiGHS options found anywhere in the settings.
+fn validate_all<T: Serialize + Validate>(t: &T) -> std::result::Result<(), Invalid> {
+    t.validate()?;
+    match bad_highs(&serde_json::to_value(t).expect("settings serialise"), "") {
+        Some(bad) => Err(bad),
+        None => Ok(()),
+    }
+}
+
 fn in_file(file: &Path, bad: Invalid) -> crate::Error {
     InputError::new(file, Location::Field(bad.key), bad.value, bad.reason).into()
 }
@@ -91,7 +122,7 @@ fn in_file(file: &Path, bad: Invalid) -> crate::Error {
 /// ends in `.toml`): decoded and validated, errors naming `path` and the field.
 pub fn settings_of_text<T>(text: &str, path: &Path) -> Result<T>
 where
-    T: DeserializeOwned + Validate,
+    T: DeserializeOwned + Serialize + Validate,
 {
     let doc = settings_from_text(text, path)?;
     let t: T = decode(&doc).map_err(|(field, why)| {
@@ -102,7 +133,7 @@ where
         };
         InputError::new(path, loc, "", format!("malformed settings: {why}"))
     })?;
-    t.validate().map_err(|bad| in_file(path, bad))?;
+    validate_all(&t).map_err(|bad| in_file(path, bad))?;
     Ok(t)
 }
 
@@ -121,8 +152,7 @@ where
         let mut doc = serde_json::to_value(&current).expect("settings serialise");
         set_key(&mut doc, flag.key, flag_value(flag, raw));
         let t: T = decode(&doc).map_err(|(_, why)| argument(flag, raw, why))?;
-        t.validate()
-            .map_err(|bad| argument(flag, raw, bad.reason.clone()))?;
+        validate_all(&t).map_err(|bad| argument(flag, raw, bad.reason.clone()))?;
         current = t;
     }
     Ok(current)

@@ -65,6 +65,61 @@ impl Default for HighsSettings {
     }
 }
 
+impl HighsSettings {
+    /// The first field HiGHS would refuse (its option's range), as `(field, value, reason)`:
+    /// checked when settings are read, so the error names the file and the key rather than
+    /// failing as a solver error in the middle of a solve.
+    pub fn invalid(&self) -> Option<(&'static str, String, &'static str)> {
+        let num = crate::input::number;
+        let tolerance = |v: f64| v.is_finite() && (1e-10..=1.0).contains(&v);
+        if !(self.mip_rel_gap.is_finite() && self.mip_rel_gap >= 0.0) {
+            return Some((
+                "mip_rel_gap",
+                num(self.mip_rel_gap),
+                "must be a finite number ≥ 0",
+            ));
+        }
+        if !(self.mip_abs_gap.is_finite() && self.mip_abs_gap >= 0.0) {
+            return Some((
+                "mip_abs_gap",
+                num(self.mip_abs_gap),
+                "must be a finite number ≥ 0",
+            ));
+        }
+        if !tolerance(self.feasibility_tolerance) {
+            let v = num(self.feasibility_tolerance);
+            return Some((
+                "feasibility_tolerance",
+                v,
+                "must be in [1e-10, 1] (HiGHS's range)",
+            ));
+        }
+        if !tolerance(self.mip_feasibility_tolerance) {
+            let v = num(self.mip_feasibility_tolerance);
+            return Some((
+                "mip_feasibility_tolerance",
+                v,
+                "must be in [1e-10, 1] (HiGHS's range)",
+            ));
+        }
+        if self.random_seed < 0 {
+            return Some(("random_seed", self.random_seed.to_string(), "must be ≥ 0"));
+        }
+        if !["choose", "simplex", "ipm", "pdlp"].contains(&self.lp_algorithm.as_str()) {
+            let why = "must be choose, simplex, ipm or pdlp";
+            return Some(("lp_algorithm", self.lp_algorithm.clone(), why));
+        }
+        if !(0..=4).contains(&self.simplex_strategy) {
+            let why = "must be 0 (choose), 1 (dual), 2, 3 or 4 (primal)";
+            return Some(("simplex_strategy", self.simplex_strategy.to_string(), why));
+        }
+        if let Some(n) = self.mip_max_nodes.filter(|&n| n < 0) {
+            return Some(("mip_max_nodes", n.to_string(), "must be ≥ 0"));
+        }
+        None
+    }
+}
+
 /// What HiGHS concluded, after our checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LinearStatus {
