@@ -368,3 +368,113 @@ fn the_format_a_file_s_content_shows_is_the_one_its_extension_names() {
     }
     assert!(seen >= 5, "{seen} files");
 }
+
+// The command line's vocabulary: one spelling of each option, and the defaults printable.
+
+#[test]
+fn settings_prints_defaults_that_settings_reads_back_for_every_problem() {
+    let d = tempfile::tempdir().unwrap();
+    for e in vcalloc::problem::registry() {
+        let name = e.name();
+        let out = common::vcalloc_ok(&["settings", name]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.lines().count() >= 3, "{name}: {text}");
+        let file = d.path().join(format!("{name}.toml"));
+        std::fs::write(&file, &text).unwrap();
+        // Read back (decoded and validated as `solve --settings` does) it prints the same.
+        let again = common::vcalloc_ok(&["settings", name, "--settings", file.to_str().unwrap()]);
+        assert_eq!(String::from_utf8(again.stdout).unwrap(), text, "{name}");
+    }
+    // A file merged over the defaults shows its value; `solve` takes the printed file.
+    let file = d.path().join("mine.toml");
+    std::fs::write(&file, "mcb_tolerance = 0.001\n").unwrap();
+    let out = common::vcalloc_ok(&["settings", "vcsched", "--settings", file.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("mcb_tolerance = 0.001\n"), "{text}");
+    let printed = d.path().join("vcsched.toml");
+    common::vcalloc_ok(&[
+        "solve",
+        "vcsched",
+        "data/vcsched-demo.json",
+        "--method",
+        "milp",
+        "--settings",
+        printed.to_str().unwrap(),
+    ]);
+}
+
+#[test]
+fn one_vocabulary_across_commands() {
+    let d = tempfile::tempdir().unwrap();
+    // `--output` everywhere, `--out` kept as an alias.
+    for flag in ["--output", "--out"] {
+        let lp = d.path().join(format!("m{flag}.lp"));
+        common::vcalloc_ok(&[
+            "export-lp",
+            "vcsched",
+            "data/vcsched-demo.json",
+            flag,
+            lp.to_str().unwrap(),
+        ]);
+        assert!(std::fs::read_to_string(&lp).unwrap().contains("Subject To"));
+    }
+    // Studies take --time-limit and --threads; a simulation refuses a time limit.
+    let help = common::vcalloc_ok(&["experiment", "market-rebalance", "--help"]);
+    let help = String::from_utf8_lossy(&help.stdout);
+    for opt in [
+        "--time-limit",
+        "--threads",
+        "--seed",
+        "--output",
+        "[default: 1]",
+    ] {
+        assert!(help.contains(opt), "{opt} missing: {help}");
+    }
+    let out = d.path().join("paper");
+    common::expect_input_error(
+        &[
+            "experiment",
+            "evolving-paper",
+            "--time-limit",
+            "5",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+        &["--time-limit", "takes no time limit"],
+    );
+    common::expect_input_error(
+        &[
+            "experiment",
+            "vcsched-small",
+            "--time-limit",
+            "0",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+        &["--time-limit", "positive"],
+    );
+    // Sweeps, studies and selfcheck share one default seed.
+    for cmd in [
+        &["experiment", "vcsched-small", "--help"][..],
+        &["selfcheck", "--help"],
+    ] {
+        let help = common::vcalloc_ok(cmd);
+        let help = String::from_utf8_lossy(&help.stdout);
+        assert!(help.contains("[default: 1]"), "{cmd:?}: {help}");
+    }
+    // `methods` lists the common options and describes every method.
+    let m = common::vcalloc_ok(&["methods"]);
+    let m = String::from_utf8_lossy(&m.stdout);
+    assert!(
+        m.contains("options of every `solve`") && m.contains("--time-limit S"),
+        "{m}"
+    );
+    assert!(
+        !m.contains("variant k") && m.contains("largest need, descending"),
+        "{m}"
+    );
+    assert!(
+        m.contains("study market-rebalance: --time-limit limits each exact search"),
+        "{m}"
+    );
+}

@@ -225,6 +225,7 @@ impl Problem for BinPacking {
         vec![Study {
             name: "binpacking-bpplib",
             title: "Branch-and-price on BPPLIB sets (--input: a set folder with optima.tsv, or a folder of them): proven optimal, times, root LP against Brandão's",
+            limits: Some("each instance: its branch-and-price (instead of `study_seconds`)"),
             run: super::study::run,
         }]
     }

@@ -33,6 +33,13 @@ pub enum Cmd {
     },
     /// List problems, methods and flags.
     Methods { problem: Option<&'static dyn Entry> },
+    /// Print a problem's settings as TOML.
+    Settings {
+        problem: &'static dyn Entry,
+        /// A settings file to merge over the defaults.
+        file: Option<PathBuf>,
+        output: Option<PathBuf>,
+    },
     /// The demo.
     Demo,
     /// A sweep.
@@ -43,6 +50,8 @@ pub enum Cmd {
     Study {
         name: String,
         args: vcalloc::problem::StudyArgs,
+        /// `--threads`: the size of the worker pool.
+        threads: Option<usize>,
     },
     /// A family's own command (`simulate`, `capacity`, …).
     Tool(ToolRun),
@@ -95,6 +104,9 @@ pub struct Sweep {
     pub save_instances: bool,
     pub settings: Option<PathBuf>,
 }
+
+/// The one default seed of every command that draws instances (sweeps, studies, selfcheck).
+const DEFAULT_SEED: &str = "1";
 
 fn value(id: &'static str, name: &'static str, help: &'static str) -> Arg {
     Arg::new(id).long(id).value_name(name).help(help)
@@ -231,7 +243,7 @@ fn sweep_command(name: &'static str, title: &'static str) -> Command {
         )
         .arg(
             value("seed", "N", "Base seed of the instance generator")
-                .default_value("0")
+                .default_value(DEFAULT_SEED)
                 .value_parser(clap::value_parser!(u64)),
         )
         .arg(
@@ -252,8 +264,21 @@ fn study_command(name: &'static str, title: &'static str) -> Command {
         .arg(output("DIR", "Output folder: report.md and plots").required(true))
         .arg(
             value("seed", "N", "Base seed")
-                .default_value("1")
+                .default_value(DEFAULT_SEED)
                 .value_parser(clap::value_parser!(u64)),
+        )
+        .arg(
+            value(
+                "time-limit",
+                "SECONDS",
+                "Wall-clock limit of each solve the study makes (`vcalloc methods` says which)",
+            )
+            .allow_hyphen_values(true)
+            .value_parser(clap::value_parser!(f64)),
+        )
+        .arg(
+            value("threads", "N", "Worker threads (default: all cores)")
+                .value_parser(clap::value_parser!(usize)),
         )
         .arg(
             value(
@@ -377,6 +402,17 @@ pub fn command() -> Command {
                 .about("List the problems, their methods and options")
                 .arg(Arg::new("problem")),
         )
+        .subcommand(
+            Command::new("settings")
+                .about("Print every setting of a problem's methods as TOML that --settings reads back: the defaults, or a settings file merged over them")
+                .subcommand_required(true)
+                .subcommands(problems.iter().map(|e| {
+                    Command::new(e.name())
+                        .about(e.title())
+                        .arg(path("settings", "A settings file (JSON or TOML) to show merged over the defaults"))
+                        .arg(path("output", "Write the TOML here (atomically) instead of standard output"))
+                })),
+        )
         .subcommand(Command::new("demo").about("Solve the embedded demo instance with an exact method and two heuristics"))
         .subcommand(experiment)
         .subcommand(selfcheck_command())
@@ -388,7 +424,7 @@ fn selfcheck_command() -> Command {
     Command::new("selfcheck")
         .about("Soak: random tiny instances of every family, exact methods against brute force, bounds and heuristics against the optimum, every answer verified; exit 1 on any disagreement")
         .arg(num("cases", "N", "Cases, dealt round-robin over the families (default 1000)").default_value("1000"))
-        .arg(num("seed", "K", "Base seed (default 1)").default_value("1"))
+        .arg(num("seed", "K", "Base seed (default 1)").default_value(DEFAULT_SEED))
         .arg(value("problem", "PROBLEM", "Only this family"))
         .arg(num("replay", "SEED", "Run the one case of this seed (printed by a failed soak) and show it; needs --problem").requires("problem"))
         .arg(num("threads", "T", "Worker threads (default: every core)"))
@@ -465,6 +501,14 @@ fn parse_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> Cmd {
             }),
         },
         "demo" => Cmd::Demo,
+        "settings" => {
+            let (problem, s) = problem_of(sub);
+            Cmd::Settings {
+                problem,
+                file: s.get_one::<PathBuf>("settings").cloned(),
+                output: s.get_one::<PathBuf>("output").cloned(),
+            }
+        }
         "experiment" => experiment(sub),
         "selfcheck" => {
             let n = |id: &str| sub.get_one::<u64>(id).copied();
@@ -520,7 +564,9 @@ fn experiment(m: &ArgMatches) -> Cmd {
                 count: s.get_one::<usize>("instances").copied(),
                 settings: s.get_one::<PathBuf>("settings").cloned(),
                 input: s.get_one::<PathBuf>("input").cloned(),
+                time_limit: s.get_one::<f64>("time-limit").copied(),
             },
+            threads: s.get_one::<usize>("threads").copied(),
         };
     }
     if name == "merge" {

@@ -35,13 +35,25 @@ pub fn run(cmd: Cmd) -> i32 {
             print!("{}", methods(problem));
             Ok(0)
         }
+        Cmd::Settings {
+            problem,
+            file,
+            output,
+        } => Output::check(output.as_deref()).and_then(|out| {
+            out.write(problem.settings_toml(file.as_deref())?.as_bytes())?;
+            Ok(0)
+        }),
         Cmd::Demo => vcalloc::problem::registry::demo().map(|text| {
             print!("{text}");
             0
         }),
         Cmd::Sweep(s) => super::experiment::sweep(&s),
         Cmd::Merge { dirs, out } => super::experiment::merge(&dirs, &out),
-        Cmd::Study { name, args } => super::experiment::study(&name, &args),
+        Cmd::Study {
+            name,
+            args,
+            threads,
+        } => super::experiment::study(&name, &args, threads),
         Cmd::Tool(t) => tool(&t),
         Cmd::SelfCheck(a) => super::selfcheck::run(&a),
     };
@@ -62,7 +74,7 @@ fn applied(flags: &[(Flag, String)]) -> Vec<Applied<'_>> {
     flags.iter().map(|(f, v)| (f, v.as_str())).collect()
 }
 
-fn argument(name: &str, value: impl ToString, why: &str) -> Error {
+pub fn argument(name: &str, value: impl ToString, why: &str) -> Error {
     InputError::new(
         "<arguments>",
         Location::Argument(name.into()),
@@ -72,8 +84,9 @@ fn argument(name: &str, value: impl ToString, why: &str) -> Error {
     .into()
 }
 
-fn solve(a: &Solve) -> vcalloc::Result<i32> {
-    if let Some(t) = a.time_limit {
+/// The checks of the options every solving command shares.
+pub fn check_limits(time_limit: Option<f64>, threads: Option<usize>) -> vcalloc::Result<()> {
+    if let Some(t) = time_limit {
         if !(t.is_finite() && t > 0.0) {
             return Err(argument(
                 "--time-limit",
@@ -82,9 +95,14 @@ fn solve(a: &Solve) -> vcalloc::Result<i32> {
             ));
         }
     }
-    if a.threads == Some(0) {
+    if threads == Some(0) {
         return Err(argument("--threads", 0, "must be at least 1"));
     }
+    Ok(())
+}
+
+fn solve(a: &Solve) -> vcalloc::Result<i32> {
+    check_limits(a.time_limit, a.threads.map(|t| t as usize))?;
     let output = Output::check(a.output.as_deref())?;
     super::signals::stop_solves_on_ctrl_c();
     let flags = applied(&a.flags);
@@ -271,9 +289,24 @@ fn tool(t: &ToolRun) -> vcalloc::Result<i32> {
     Ok(0)
 }
 
+/// The options of every `solve` (and of the sweeps and studies that solve), before the
+/// problems' own.
+const COMMON_OPTIONS: &str = "\
+options of every `solve`:
+    --method M                 the method (required)
+    --time-limit S             wall-clock seconds for the whole method; on it the incumbent, bound and gap
+    --seed K                   seed of the randomised methods
+    --threads T                threads the external solver may use
+    --settings FILE            every setting, JSON or TOML (`vcalloc settings PROBLEM` prints the defaults)
+    --output FILE              the solution JSON, written atomically (`-`: stdout, the table on stderr)
+    FILE `-`                   the instance from standard input (format by --format or the content)
+sweeps and studies also take --time-limit S (per solve), --threads T (workers), --seed K (default 1),
+--output DIR (alias --out)
+";
+
 /// Every problem (or one) with its methods and options.
 fn methods(only: Option<&'static dyn Entry>) -> String {
-    let mut out = String::new();
+    let mut out = String::from(COMMON_OPTIONS);
     for e in problem::registry()
         .iter()
         .filter(|e| only.is_none_or(|o| o.name() == e.name()))
@@ -306,6 +339,14 @@ fn methods(only: Option<&'static dyn Entry>) -> String {
         let sweeps: Vec<&str> = e.sweeps().iter().map(|s| s.name).collect();
         if !sweeps.is_empty() {
             out.push_str(&format!("  sweeps: {}\n", sweeps.join(", ")));
+        }
+        for s in e.studies() {
+            let limit = s
+                .limits
+                .map_or("a simulation: no --time-limit".into(), |l| {
+                    format!("--time-limit limits {l}")
+                });
+            out.push_str(&format!("  study {}: {limit}\n", s.name));
         }
     }
     out

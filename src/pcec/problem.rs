@@ -228,11 +228,13 @@ impl Problem for Pcec {
             Study {
                 name: "pcec-paper",
                 title: "Liu et al. Figs. 5–7 on the SWF traces of --input (default ../shared/traces), and PC against the best non-delay FCFS dispatch on tiny instances",
+                limits: None,
                 run: paper_study,
             },
             Study {
                 name: "pcec-bound",
                 title: "EC, PC and EC-LB against the fluid LP lower bound on the mean XF of any schedule, on the traces of --input, and the bound against the best dispatch on tiny instances",
+                limits: None,
                 run: bound_study,
             },
         ]

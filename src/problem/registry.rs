@@ -174,6 +174,9 @@ pub trait Entry: Sync {
     ) -> Result<(String, Vec<MethodRun>)>;
     /// Reads and checks a settings file (before a sweep starts).
     fn check_settings(&self, file: &Path) -> Result<()>;
+    /// Every setting as a TOML document that `--settings` reads back: the defaults, or
+    /// `file` merged over them.
+    fn settings_toml(&self, file: Option<&Path>) -> Result<String>;
     /// The report of one sweep's rows.
     fn report(&self, set: &str, rows: &[&Row]) -> (String, Vec<Plot>);
     /// The problem's studies.
@@ -351,6 +354,12 @@ impl<P: Problem> Entry for Registered<P> {
 
     fn check_settings(&self, file: &Path) -> Result<()> {
         Self::settings(Some(file), &[], &Common::default()).map(|_| ())
+    }
+
+    fn settings_toml(&self, file: Option<&Path>) -> Result<String> {
+        let s = Self::settings(file, &[], &Common::default())?;
+        toml::to_string_pretty(&s)
+            .map_err(|e| Error::Consistency(format!("the settings of {} as TOML: {e}", P::NAME)))
     }
 
     fn run_instance(

@@ -223,6 +223,7 @@ impl Problem for SocPacking {
         vec![Study {
             name: "socbp-cloud",
             title: "Branch-and-price on the CloudSmall .cbp set (--input: a folder with optima.tsv): proven optimal, times, against the published bounds",
+            limits: Some("each instance: its branch-and-price (instead of `study_seconds`)"),
             run: super::study::run,
         }]
     }
