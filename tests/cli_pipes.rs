@@ -478,3 +478,130 @@ fn one_vocabulary_across_commands() {
         "{m}"
     );
 }
+
+// The live log: progress lines on stderr while a solve runs, never on stdout.
+
+/// Runs `args` with `RUST_LOG` removed (or set to `rust_log`); returns stdout's JSON
+/// certificate and stderr.
+fn logged(args: &[&str], rust_log: Option<&str>) -> (serde_json::Value, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vcalloc"));
+    cmd.args(args).env_remove("RUST_LOG");
+    if let Some(v) = rust_log {
+        cmd.env("RUST_LOG", v);
+    }
+    let out = cmd.output().unwrap();
+    (
+        certificate(args, &out),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_milp_solve_logs_its_progress_on_stderr_unless_quiet() {
+    let args = [
+        "solve",
+        "vcsched",
+        "data/vcsched-64x500.json",
+        "--method",
+        "milp",
+        "--time-limit",
+        "3",
+    ];
+    // -v: a line every second, from inside HiGHS (its root LP included).
+    let mut verbose = args.to_vec();
+    verbose.push("-v");
+    let (c, err) = logged(&verbose, None);
+    assert_eq!(c["method"], "milp");
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains(" s  HiGHS MIP"))
+        .collect();
+    assert!(lines.len() >= 2, "{err}");
+    // The MCB8 warm start is HiGHS's incumbent from its first report on.
+    assert!(lines.iter().any(|l| l.contains("incumbent 0.")), "{err}");
+    // -q: none.
+    let mut quiet = args.to_vec();
+    quiet[6] = "2";
+    quiet.insert(0, "-q");
+    let (_, err) = logged(&quiet, None);
+    assert!(!err.contains("HiGHS"), "{err}");
+}
+
+#[test]
+fn branch_and_price_logs_its_tree_by_default_and_rust_log_still_works() {
+    let d = tempfile::tempdir().unwrap();
+    let settings = d.path().join("tree.toml");
+    std::fs::write(
+        &settings,
+        "[local]\nenabled = false\n[bp.enumeration]\nenabled = false\n[cuts]\nenabled = false\n",
+    )
+    .unwrap();
+    let args = [
+        "solve",
+        "binpacking",
+        "data/hard28/Hard28_BPP359.txt",
+        "--method",
+        "bp",
+        "--settings",
+        settings.to_str().unwrap(),
+        "--time-limit",
+        "6",
+    ];
+    let (_, err) = logged(&args, None);
+    assert!(
+        err.lines()
+            .any(|l| l.contains(" s  branch-and-price: ") && l.contains("open")),
+        "{err}"
+    );
+    // RUST_LOG decides alone when set: here every column-generation iteration, at debug too.
+    let small = [
+        "solve",
+        "periodic",
+        "data/bpplib/Falkenauer_t60_00.txt",
+        "--method",
+        "cg",
+    ];
+    let (_, err) = logged(&small, Some("vcalloc=debug"));
+    assert!(err.contains("[DEBUG "), "{err}");
+}
+
+#[test]
+fn verify_reads_the_instance_as_the_solve_did() {
+    let d = tempfile::tempdir().unwrap();
+    let p = |name: &str| d.path().join(name).to_str().unwrap().to_string();
+    // A CSV instance needs --hosts once, at the solve.
+    let csv = p("jobs.csv");
+    std::fs::write(&csv, "cpu,mem\n0.5,0.3\n0.4,0.6\n0.9,0.2\n").unwrap();
+    let sol = p("sol.json");
+    common::vcalloc_ok(&[
+        "solve", "vcsched", &csv, "--hosts", "2", "--method", "sgb", "--output", &sol,
+    ]);
+    let out = common::vcalloc_ok(&["verify", &csv, &sol]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("ok:"));
+    // A trace cut with --jobs: verify keeps the same jobs; an option given again overrides.
+    let trace = "data/pcec/lcg-head-300.swf.gz";
+    let pc = p("pc.json");
+    common::vcalloc_ok(&[
+        "solve",
+        "pcec",
+        trace,
+        "--method",
+        "pc",
+        "--pms",
+        "2",
+        "--vms-per-pm",
+        "2",
+        "--jobs",
+        "40",
+        "--output",
+        &pc,
+    ]);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&pc).unwrap()).unwrap();
+    assert_eq!(v["certificate"]["load"]["jobs"], 40, "{}", v["certificate"]);
+    let out = common::vcalloc_ok(&["verify", trace, &pc]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("ok:"));
+    let out = common::vcalloc(&["verify", trace, &pc, "--jobs", "30"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("40 records for 30 jobs"));
+}

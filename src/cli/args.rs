@@ -372,6 +372,23 @@ pub fn command() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .about("Optimal and certified near-optimal resource allocation for virtualized clusters.")
         .subcommand_required(true)
+        .arg(
+            Arg::new("quiet")
+                .short('q')
+                .long("quiet")
+                .global(true)
+                .action(ArgAction::SetTrue)
+                .conflicts_with("verbose")
+                .help("No progress lines on stderr (errors and warnings still)"),
+        )
+        .arg(
+            Arg::new("verbose")
+                .short('v')
+                .long("verbose")
+                .global(true)
+                .action(ArgAction::SetTrue)
+                .help("A progress line every second, and the methods' own log (info)"),
+        )
         .subcommand(
             Command::new("solve")
                 .about("Solve an instance with one method; prints the solution JSON")
@@ -440,13 +457,38 @@ fn problem_of(m: &ArgMatches) -> (&'static dyn Entry, &ArgMatches) {
     (e, sub)
 }
 
+/// How much goes to stderr while a command runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verbosity {
+    /// `-q`: errors and warnings only.
+    Quiet,
+    /// The default: `solve` adds a progress line every few seconds.
+    Normal,
+    /// `-v`: a progress line every second and the methods' `info` log.
+    Verbose,
+}
+
 /// Parses the process's arguments (clap prints help and errors itself, exit 2).
-pub fn parse() -> Cmd {
+pub fn parse() -> (Cmd, Verbosity) {
     parse_from(std::env::args_os())
 }
 
-fn parse_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> Cmd {
+fn parse_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> (Cmd, Verbosity) {
     let m = command().get_matches_from(args);
+    let (_, sub) = m.subcommand().expect("a command is required");
+    // `-q`/`-v` are global: given after the subcommand, they are its matches'.
+    let flag = |id: &str| {
+        m.get_flag(id) || sub.get_flag(id) || sub.subcommand().is_some_and(|(_, s)| s.get_flag(id))
+    };
+    let verbosity = match (flag("quiet"), flag("verbose")) {
+        (true, _) => Verbosity::Quiet,
+        (_, true) => Verbosity::Verbose,
+        _ => Verbosity::Normal,
+    };
+    (command_of(&m), verbosity)
+}
+
+fn command_of(m: &ArgMatches) -> Cmd {
     let (name, sub) = m.subcommand().expect("a command is required");
     let one = |id: &str| sub.get_one::<PathBuf>(id).cloned();
     match name {

@@ -144,10 +144,20 @@ pub fn apply_flags<T>(file: Option<&Path>, flags: &[Applied<'_>]) -> Result<T>
 where
     T: Default + Serialize + DeserializeOwned + Validate,
 {
-    let mut current = match file {
+    let base = match file {
         Some(path) => settings_of_text(&crate::input::read_text(path)?, path)?,
         None => T::default(),
     };
+    apply_flags_over(base, flags)
+}
+
+/// `flags` written over `base` (settings or load options already read), each checked as in
+/// [`apply_flags`].
+pub fn apply_flags_over<T>(base: T, flags: &[Applied<'_>]) -> Result<T>
+where
+    T: Serialize + DeserializeOwned + Validate,
+{
+    let mut current = base;
     for &(flag, raw) in flags {
         let mut doc = serde_json::to_value(&current).expect("settings serialise");
         set_key(&mut doc, flag.key, flag_value(flag, raw));

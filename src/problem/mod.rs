@@ -26,8 +26,8 @@ pub mod selfcheck;
 pub use crate::input::by_name as method_by_name;
 pub use certificate::{Certificate, Sense};
 pub use config::{
-    apply_flags, parse_value, settings_from_file, settings_from_text, settings_of_text,
-    spec_from_flags, Applied,
+    apply_flags, apply_flags_over, parse_value, settings_from_file, settings_from_text,
+    settings_of_text, spec_from_flags, Applied,
 };
 pub use registry::{
     find, find_study, find_sweep, registry, Answer, Entry, InstanceRef, MethodRun, SolveRequest,
