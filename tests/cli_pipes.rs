@@ -222,7 +222,7 @@ fn certificate(args: &[&str], out: &std::process::Output) -> serde_json::Value {
 #[test]
 fn every_text_format_reads_from_standard_input_by_its_content() {
     // (problem, file, extra options, method): the same answer through a pipe as from the file.
-    let cases: [(&str, &str, &[&str], &str); 6] = [
+    let cases: [(&str, &str, &[&str], &str); 7] = [
         ("vcsched", "data/vcsched-demo.json", &[], "mcb8"),
         (
             "binpacking",
@@ -238,6 +238,21 @@ fn every_text_format_reads_from_standard_input_by_its_content() {
             "data/pcec/lcg-head-300.swf.gz",
             &["--pms", "2", "--vms-per-pm", "2", "--jobs", "40"],
             "pc",
+        ),
+        (
+            "pcec",
+            "data/pcec/lcg-head-300.swf.gz",
+            &[
+                "--pms",
+                "2",
+                "--vms-per-pm",
+                "2",
+                "--jobs",
+                "40",
+                "--format",
+                "swf",
+            ],
+            "ec",
         ),
     ];
     for (problem, file, extra, method) in cases {

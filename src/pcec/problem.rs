@@ -24,6 +24,18 @@ pub struct Load {
     pub vms_per_pm: usize,
     /// Keep the first this many serial jobs of a trace (paper: 10,000).
     pub jobs: Option<usize>,
+    /// The file's format (by default its extension's, else its content's).
+    pub format: Option<Format>,
+}
+
+/// The formats of a PC/EC input file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// The instance JSON.
+    Json,
+    /// A Standard Workload Format trace, plain or gzip-compressed.
+    Swf,
 }
 
 impl Default for Load {
@@ -32,6 +44,7 @@ impl Default for Load {
             pms: 30,
             vms_per_pm: 4,
             jobs: None,
+            format: None,
         }
     }
 }
@@ -123,6 +136,13 @@ impl Problem for Pcec {
                 "Keep the first N serial jobs of a trace",
             ),
             Flag::takes(
+                "format",
+                L,
+                "format",
+                "json|swf",
+                "Input format (default: the extension's, else the content's: `{` → JSON)",
+            ),
+            Flag::takes(
                 "arrival-factor",
                 S,
                 "arrival_factor",
@@ -159,22 +179,28 @@ impl Problem for Pcec {
     fn configure(_settings: &mut Settings, _common: &Common) {}
 
     fn load(path: &Path, load: &Load) -> Result<Instance> {
-        // The extension when it names a format, else the content (`{` opens JSON): a trace
-        // through a pipe is SWF, gzip-compressed or not.
-        let json = crate::input::format_by_extension(
+        // `--format`, else the extension when it names a format, else the content (`{` opens
+        // JSON): a trace through a pipe is SWF, gzip-compressed or not.
+        let by_name = crate::input::format_by_extension(
             path,
-            &[("json", true), ("swf", false), ("gz", false)],
-        )
-        .map_or_else(
-            || {
-                crate::input::read_bytes(path).map(|b| {
-                    b.iter()
-                        .find(|c| !c.is_ascii_whitespace())
-                        .is_some_and(|&c| c == b'{')
-                })
-            },
-            Ok,
-        )?;
+            &[
+                ("json", Format::Json),
+                ("swf", Format::Swf),
+                ("gz", Format::Swf),
+            ],
+        );
+        let format = match load.format.or(by_name) {
+            Some(f) => f,
+            None => {
+                let bytes = crate::input::read_bytes(path)?;
+                let first = bytes.iter().find(|c| !c.is_ascii_whitespace());
+                match first {
+                    Some(b'{') => Format::Json,
+                    _ => Format::Swf,
+                }
+            }
+        };
+        let json = format == Format::Json;
         if json {
             return Instance::from_json(&crate::input::read_text(path)?, path);
         }
