@@ -211,6 +211,28 @@ fn bad_generator_arguments() {
     let mut args = base.to_vec();
     args.extend(["--slack", "NaN"]);
     assert_eq!(vcalloc(&args).status.code(), Some(2));
+    // Every missing option at once, not one per run (enums too).
+    expect_input_error(
+        &["generate", "vcsched", "--seed", "3"],
+        &[
+            "--hosts N, --jobs J, --slack S, --cv-mem CV, --cv-cpu CV",
+            "5 options are required",
+        ],
+    );
+    expect_input_error(
+        &["generate", "periodic", "--seed", "3"],
+        &[
+            "--tasks large|medium|small, --amplitude large|small",
+            "2 options",
+        ],
+    );
+    expect_input_error(
+        &[
+            "generate", "vcsched", "--seed", "3", "--hosts", "4", "--jobs", "8", "--slack", "0.3",
+            "--cv-mem", "0.5",
+        ],
+        &["--cv-cpu", "missing field `cv_cpu`"],
+    );
 }
 
 #[test]

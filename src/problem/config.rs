@@ -179,6 +179,26 @@ where
         set_key(&mut doc, flag.key, flag_value(flag, raw));
     }
     let flag_of = |key: &str| table.iter().find(|f| f.key == key);
+    let missing = missing_keys::<T>(&doc);
+    if missing.len() > 1 {
+        let names: Vec<String> = missing
+            .iter()
+            .map(|k| match flag_of(k) {
+                Some(f) => match f.value {
+                    FlagValue::Takes(v) => format!("--{} {v}", f.long),
+                    FlagValue::Sets(_) => format!("--{}", f.long),
+                },
+                None => k.clone(),
+            })
+            .collect();
+        return Err(InputError::new(
+            "<arguments>",
+            Location::Argument(names.join(", ")),
+            "",
+            format!("{} options are required and missing", names.len()),
+        )
+        .into());
+    }
     let t: T = decode(&doc).map_err(|(path, why)| {
         // serde names a missing field in its message, the path being the document's root.
         let key = if path == "." {
@@ -206,6 +226,51 @@ where
         .into(),
     })?;
     Ok(t)
+}
+
+/// Every key `T` requires that `doc` lacks, not just the first: serde names one missing field
+/// per attempt, so each is filled with a stand-in (a number, else the first value the error
+/// says it expects, else a string) and the document decoded again.
+fn missing_keys<T: DeserializeOwned>(doc: &Value) -> Vec<String> {
+    let mut doc = doc.clone();
+    let mut missing: Vec<String> = Vec::new();
+    let mut tries = 0;
+    while let Err((path, why)) = decode::<T>(&doc) {
+        tries += 1;
+        if tries > 64 {
+            break;
+        }
+        let key = if path == "." && why.starts_with("missing field") {
+            let key = why.split('`').nth(1).unwrap_or_default().to_string();
+            if key.is_empty() || missing.contains(&key) {
+                break;
+            }
+            missing.push(key.clone());
+            set_key(&mut doc, &key, Value::from(0));
+            continue;
+        } else {
+            path
+        };
+        // A stand-in of the wrong type: a string next, then the first value the message
+        // expects (`unknown variant `?`, expected one of `large`, …`).
+        if !missing.contains(&key) {
+            break;
+        }
+        let pointer = format!("/{}", key.replace('.', "/"));
+        let next = match doc.pointer(&pointer) {
+            Some(Value::Number(_)) => Some("?".to_string()),
+            _ => why
+                .split_once("expected")
+                .and_then(|(_, rest)| rest.split('`').nth(1))
+                .map(str::to_string)
+                .filter(|v| v != "?"),
+        };
+        match next {
+            Some(v) => set_key(&mut doc, &key, Value::from(v)),
+            None => break,
+        }
+    }
+    missing
 }
 
 #[cfg(test)]
