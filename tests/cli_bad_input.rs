@@ -509,3 +509,46 @@ fn a_byte_order_mark_is_accepted() {
     .unwrap();
     rejects(&bad, &[], &["latin1.json", "not UTF-8", "byte 59"]);
 }
+
+#[test]
+fn errors_blame_the_value_at_fault() {
+    let d = tempfile::tempdir().unwrap();
+    // A SOC item too large by its `b` term alone names `b`, not `a`.
+    let soc = write(
+        &d,
+        "soc.json",
+        r#"{"capacity": 10, "d": 1, "a": [1, 2], "b": [0.3, 200]}"#,
+    );
+    expect_input_error(
+        &["solve", "socbp", soc.to_str().unwrap(), "--method", "ffd"],
+        &["soc.json", "field `b[1]`", "`200`", "capacity 10"],
+    );
+    // Too many periods names both fields; a 309-digit duration is shown as 1e308.
+    let sc = write(
+        &d,
+        "sc.json",
+        r#"{"period_s": 40, "duration_s": 1e308, "nodes": [{"cpu": 8, "mem": 16384}], "apps": []}"#,
+    );
+    expect_input_error(
+        &["simulate", "market", sc.to_str().unwrap()],
+        &[
+            "sc.json",
+            "duration_s / period_s",
+            "`1e308 / 40`",
+            "1e8 periods",
+        ],
+    );
+    // Too many VMs names the option that makes it so.
+    expect_input_error(
+        &[
+            "solve",
+            "pcec",
+            "data/pcec/lcg-head-300.swf.gz",
+            "--method",
+            "pc",
+            "--vms-per-pm",
+            "1000000000",
+        ],
+        &["--vms-per-pm", "`1000000000`", "limit of 10000000 VMs"],
+    );
+}

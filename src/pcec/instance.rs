@@ -78,7 +78,12 @@ impl Instance {
             Some(n) if n <= MAX_VMS => {}
             _ => {
                 let why = format!("pms × vms_per_pm exceeds the limit {MAX_VMS}");
-                return Err(err("pms", self.pms.to_string(), why));
+                // The larger factor is the likelier mistake.
+                let (key, v) = match self.vms_per_pm > self.pms {
+                    true => ("vms_per_pm", self.vms_per_pm),
+                    false => ("pms", self.pms),
+                };
+                return Err(err(key, v.to_string(), why));
             }
         }
         check_pcap(file, "pcap", self.pcap)?;

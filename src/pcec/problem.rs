@@ -51,17 +51,34 @@ impl Default for Load {
 
 impl Validate for Load {
     fn validate(&self) -> std::result::Result<(), Invalid> {
-        if self.pms == 0 {
-            return Err(Invalid::new("pms", 0, "must be at least 1"));
-        }
-        if self.vms_per_pm == 0 {
-            return Err(Invalid::new("vms_per_pm", 0, "must be at least 1"));
-        }
         if self.jobs == Some(0) {
             return Err(Invalid::new("jobs", 0, "must be at least 1"));
         }
-        Ok(())
+        check_cluster(self.pms, self.vms_per_pm)
     }
+}
+
+/// At least one PM and one VM per PM, and at most [`super::instance::MAX_VMS`] VMs, each
+/// failure naming its own field.
+fn check_cluster(pms: usize, vms_per_pm: usize) -> std::result::Result<(), Invalid> {
+    if pms == 0 {
+        return Err(Invalid::new("pms", 0, "must be at least 1"));
+    }
+    if vms_per_pm == 0 {
+        return Err(Invalid::new("vms_per_pm", 0, "must be at least 1"));
+    }
+    let max = super::instance::MAX_VMS;
+    if pms.checked_mul(vms_per_pm).is_none_or(|n| n > max) {
+        let why = format!("{pms} PMs × {vms_per_pm} VMs per PM exceeds the limit of {max} VMs");
+        let key = if vms_per_pm >= pms {
+            "vms_per_pm"
+        } else {
+            "pms"
+        };
+        let value = if key == "pms" { pms } else { vms_per_pm };
+        return Err(Invalid::new(key, value, why));
+    }
+    Ok(())
 }
 
 impl Validate for Settings {
@@ -72,12 +89,9 @@ impl Validate for Settings {
 
 impl Validate for GenSpec {
     fn validate(&self) -> std::result::Result<(), Invalid> {
-        if self.pms == 0 || self.vms_per_pm == 0 || self.jobs == 0 {
-            return Err(Invalid::new(
-                "pms",
-                self.pms,
-                "pms, vms_per_pm and jobs must be at least 1",
-            ));
+        check_cluster(self.pms, self.vms_per_pm)?;
+        if self.jobs == 0 {
+            return Err(Invalid::new("jobs", 0, "must be at least 1"));
         }
         if !(self.mean_interarrival.is_finite() && self.mean_interarrival > 0.0) {
             return Err(Invalid::new(

@@ -143,9 +143,21 @@ impl Instance {
             }
         }
         if let Some(i) = (0..self.len()).find(|&i| !self.fits(self.a[i], self.b[i])) {
+            // Blame the term that alone overflows the bin, or both.
+            let num = crate::input::number;
+            let (field, value) = if self.a[i] > self.capacity {
+                (format!("a[{i}]"), num(self.a[i]))
+            } else if self.d * self.b[i].sqrt() > self.capacity {
+                (format!("b[{i}]"), num(self.b[i]))
+            } else {
+                (
+                    format!("a[{i}], b[{i}]"),
+                    format!("{}, {}", num(self.a[i]), num(self.b[i])),
+                )
+            };
             return Err(bad(
-                format!("a[{i}]"),
-                self.a[i].to_string(),
+                field,
+                value,
                 &format!(
                     "the item alone needs a + D·√b = {} > the capacity {}",
                     self.size(i),
