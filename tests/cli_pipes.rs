@@ -620,3 +620,28 @@ fn verify_reads_the_instance_as_the_solve_did() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("40 records for 30 jobs"));
 }
+
+#[test]
+fn simulate_takes_a_time_limit_for_its_bound() {
+    let base = [
+        "simulate",
+        "pcec",
+        "data/pcec/lcg-head-300.swf.gz",
+        "--policy",
+        "pc",
+        "--pms",
+        "2",
+        "--vms-per-pm",
+        "2",
+        "--fluid-bound",
+    ];
+    let full = common::vcalloc_ok(&base);
+    assert!(String::from_utf8_lossy(&full.stdout).contains("0 fallbacks"));
+    let mut limited = base.to_vec();
+    limited.extend(["--time-limit", "0.001"]);
+    let out = common::vcalloc_ok(&limited);
+    // The window HiGHS could not finish falls back to the trivial bound.
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 fallbacks"));
+    limited[11] = "0";
+    common::expect_input_error(&limited, &["--time-limit", "positive"]);
+}

@@ -21,6 +21,13 @@ pub(crate) fn tools() -> Vec<Tool> {
         "POLICY",
         "ec, pc or ec-lb (enumerate on tiny instances); required",
     ));
+    sim_flags.push(Flag::takes(
+        "time-limit",
+        Target::Tool,
+        "time_limit",
+        "SECONDS",
+        "Wall-clock limit of the fluid LP bound (its windows left are then bounded by the trivial bound)",
+    ));
     sim_flags.push(Flag::sets(
         "fluid-bound",
         Target::Tool,
@@ -86,6 +93,17 @@ fn simulate_tool(a: &ToolArgs<'_>) -> Result<String> {
     let method: Method = policy
         .parse()
         .map_err(|why: String| argument("--policy", policy, why))?;
+    let time_limit = match a.option("time_limit") {
+        None => None,
+        Some(t) => Some(
+            t.parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .ok_or_else(|| {
+                    argument("--time-limit", t, "must be a positive number of seconds")
+                })?,
+        ),
+    };
     let load: Load = apply_flags(None, &a.of(Target::Load))?;
     let settings: Settings = apply_flags(a.settings, &a.of(Target::Settings))?;
     let inst = Pcec::load(a.file, &load)?;
@@ -103,7 +121,7 @@ fn simulate_tool(a: &ToolArgs<'_>) -> Result<String> {
     }
     let mut s = format!("{} ({seconds:.3} s)\n", sol.summary_line());
     if a.option("fluid_bound").is_some() {
-        let b = fluid_bound(&inst, &settings, &Deadline::none())?;
+        let b = fluid_bound(&inst, &settings, &Deadline::after(time_limit))?;
         let _ = writeln!(
             s,
             "fluid LP lower bound on the mean XF of any schedule: {:.4} (trivial {:.4}; {} windows, {} fallbacks, {:.2} s); {}/bound = {:.3}",
