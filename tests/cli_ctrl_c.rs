@@ -148,6 +148,16 @@ fn an_unusable_output_path_is_refused_before_solving() {
             missing.to_str().unwrap(),
         ],
         vec![
+            "simulate",
+            "pcec",
+            "data/pcec/lcg-head-300.swf.gz",
+            "--policy",
+            "pc",
+            "--output",
+            missing.to_str().unwrap(),
+        ],
+        vec!["settings", "vcsched", "--output", missing.to_str().unwrap()],
+        vec![
             "export-lp",
             "vcsched",
             "data/vcsched-demo.json",
