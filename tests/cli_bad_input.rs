@@ -552,3 +552,18 @@ fn errors_blame_the_value_at_fault() {
         &["--vms-per-pm", "`1000000000`", "limit of 10000000 VMs"],
     );
 }
+
+#[test]
+fn periodic_capacities_whose_sums_overflow_are_input_errors() {
+    // Each task fits alone, but two on one machine sum to infinity: exit 3 before.
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        &d,
+        "p.json",
+        r#"{"capacity": 1e308, "jobs": [{"mean": 6e307, "amplitude": 1e307, "phase": 0, "tasks": 5}]}"#,
+    );
+    expect_input_error(
+        &["solve", "periodic", p.to_str().unwrap(), "--method", "bfd"],
+        &["p.json", "field `capacity`", "`1e308`", "at most 2^52"],
+    );
+}
