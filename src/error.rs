@@ -53,8 +53,9 @@ impl InputError {
         reason: impl Into<String>,
     ) -> Self {
         let mut value = value.into();
-        // A number written out in full (`1e308` as 309 digits) is shown in scientific form.
-        if value.len() > 16 {
+        // A number written out in full (`1e308` as 309 digits) is shown in scientific form;
+        // integers up to 2^64 (20 digits) stay exact.
+        if value.len() > 24 {
             if let Ok(v) = value.parse::<f64>() {
                 value = format!("{v:e}");
             }

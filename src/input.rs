@@ -65,7 +65,7 @@ pub fn read_text(path: &Path) -> Result<String> {
 /// plain form would run to dozens of digits (`1e308`, not 309 characters).
 pub fn number(v: f64) -> String {
     let plain = v.to_string();
-    if plain.len() > 16 {
+    if plain.len() > 24 {
         format!("{v:e}")
     } else {
         plain

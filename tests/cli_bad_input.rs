@@ -551,6 +551,31 @@ fn errors_blame_the_value_at_fault() {
         ],
         &["--vms-per-pm", "`1000000000`", "limit of 10000000 VMs"],
     );
+    // Integers stay exact; a 320-digit fraction in a reason is shown as 1e-320.
+    let ev = write(
+        &d,
+        "ev.json",
+        r#"{"nodes": 16, "apps": [{"name": "a0", "steps": [[9223372036854775807, 5]]}]}"#,
+    );
+    expect_input_error(
+        &["solve", "evolving", ev.to_str().unwrap(), "--method", "nox"],
+        &["apps[0].steps[0][0]", "`9223372036854775807`"],
+    );
+    let rb = write(
+        &d,
+        "rb.json",
+        r#"{"nodes": [{"cpu": 1e-320, "mem": 8192}], "vms": [{"node": 0, "bid": {"cpu": 1, "mem": 1}, "cap": {"cpu": 1, "mem": 900}}], "max_vms_per_node": 8, "migrations": 3}"#,
+    );
+    expect_input_error(
+        &[
+            "solve",
+            "rebalance",
+            rb.to_str().unwrap(),
+            "--method",
+            "tabu",
+        ],
+        &["vms[0].cap.cpu", "capacity 1e-320 of node 0"],
+    );
 }
 
 #[test]
