@@ -53,6 +53,13 @@ impl InputError {
         reason: impl Into<String>,
     ) -> Self {
         let mut value = value.into();
+        // A number written out in full (`1e308` as 309 digits) is shown in scientific form;
+        // integers up to 2^64 (20 digits) stay exact.
+        if value.len() > 24 {
+            if let Ok(v) = value.parse::<f64>() {
+                value = format!("{v:e}");
+            }
+        }
         if value.chars().count() > 60 {
             value = value.chars().take(57).collect::<String>() + "...";
         }
@@ -67,7 +74,12 @@ impl InputError {
 
 impl std::fmt::Display for InputError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}: ", self.file.display(), self.location)?;
+        if self.file.as_os_str() == "-" {
+            f.write_str("<stdin>")?;
+        } else {
+            write!(f, "{}", self.file.display())?;
+        }
+        write!(f, ": {}: ", self.location)?;
         if !self.value.is_empty() {
             write!(f, "value `{}`: ", self.value)?;
         }
@@ -99,6 +111,16 @@ pub enum Error {
     /// Two computations that must agree did not (an internal consistency check).
     #[error("consistency check failed: {0}")]
     Consistency(String),
+}
+
+impl Error {
+    /// Turns an I/O failure on `path` into [`Error::Io`] (for `map_err`).
+    pub fn io(path: &std::path::Path) -> impl Fn(std::io::Error) -> Error + '_ {
+        move |source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
 }
 
 impl From<InputError> for Error {

@@ -31,7 +31,7 @@ pub mod colgen;
 pub mod error;
 pub mod evolving;
 pub mod experiment;
-mod input;
+pub mod input;
 pub mod market;
 mod outcome;
 pub mod pcec;

@@ -211,6 +211,28 @@ fn bad_generator_arguments() {
     let mut args = base.to_vec();
     args.extend(["--slack", "NaN"]);
     assert_eq!(vcalloc(&args).status.code(), Some(2));
+    // Every missing option at once, not one per run (enums too).
+    expect_input_error(
+        &["generate", "vcsched", "--seed", "3"],
+        &[
+            "--hosts N, --jobs J, --slack S, --cv-mem CV, --cv-cpu CV",
+            "5 options are required",
+        ],
+    );
+    expect_input_error(
+        &["generate", "periodic", "--seed", "3"],
+        &[
+            "--tasks large|medium|small, --amplitude large|small",
+            "2 options",
+        ],
+    );
+    expect_input_error(
+        &[
+            "generate", "vcsched", "--seed", "3", "--hosts", "4", "--jobs", "8", "--slack", "0.3",
+            "--cv-mem", "0.5",
+        ],
+        &["--cv-cpu", "missing field `cv_cpu`"],
+    );
 }
 
 #[test]
@@ -333,4 +355,240 @@ fn solution_with_both_or_no_task_hosts() {
             &["sol.json", "jobs[0]", reason],
         );
     }
+}
+
+#[test]
+fn huge_time_limits_are_no_limit_and_never_panic() {
+    let d = tempfile::tempdir().unwrap();
+    // On the command line: beyond the clock (1e19 s, 1e308 s) is no limit.
+    for t in ["1e19", "1e308"] {
+        common::vcalloc_ok(&[
+            "solve",
+            "vcsched",
+            "data/vcsched-demo.json",
+            "--method",
+            "milp",
+            "--time-limit",
+            t,
+        ]);
+    }
+    // A value that overflows to infinity while parsed is not a number of seconds.
+    expect_input_error(
+        &[
+            "solve",
+            "vcsched",
+            "data/vcsched-demo.json",
+            "--method",
+            "mcb8",
+            "--time-limit",
+            "1e400",
+        ],
+        &["--time-limit", "inf", "positive number of seconds"],
+    );
+    // Phase limits in settings files, under a finite --time-limit that must still hold.
+    let periodic = write(
+        &d,
+        "p.toml",
+        "integer_time_limit = 1e308\n[bp.tree]\ninteger_seconds = 1e19\n",
+    );
+    let packing = write(
+        &d,
+        "b.toml",
+        "study_seconds = 1e308\n[bp]\ninteger_seconds = 1e308\n[local]\nunlimited_seconds = 1e19\n",
+    );
+    let rebalance = write(
+        &d,
+        "r.json",
+        r#"{"exact_seconds": 1e300, "milp_seconds": 1e19}"#,
+    );
+    let rb = d.path().join("rb.json");
+    common::small_rebalance_instance(rb.to_str().unwrap());
+    let cases: [(&str, &str, &str, &Path); 5] = [
+        (
+            "periodic",
+            "data/bpplib/Falkenauer_t60_00.txt",
+            "cg",
+            &periodic,
+        ),
+        (
+            "periodic",
+            "data/bpplib/Falkenauer_t60_00.txt",
+            "bp",
+            &periodic,
+        ),
+        (
+            "binpacking",
+            "data/bpplib/Falkenauer_t60_00.txt",
+            "bp",
+            &packing,
+        ),
+        ("rebalance", rb.to_str().unwrap(), "exact", &rebalance),
+        ("rebalance", rb.to_str().unwrap(), "milp", &rebalance),
+    ];
+    for (problem, file, method, settings) in cases {
+        let began = std::time::Instant::now();
+        common::vcalloc_ok(&[
+            "solve",
+            problem,
+            file,
+            "--method",
+            method,
+            "--settings",
+            settings.to_str().unwrap(),
+            "--time-limit",
+            "20",
+        ]);
+        assert!(began.elapsed().as_secs_f64() < 23.0, "{problem} {method}");
+    }
+}
+
+#[test]
+fn data_after_the_json_document_is_rejected() {
+    let d = tempfile::tempdir().unwrap();
+    let p = json(
+        &d,
+        "{\"hosts\": 2, \"jobs\": [{\"cpu\": 0.5, \"mem\": 0.5}]}\n{\"hosts\": 3}\n",
+    );
+    rejects(
+        &p,
+        &[],
+        &[
+            "inst.json",
+            "data after the end of the JSON document",
+            "line 2",
+        ],
+    );
+    let s = write(&d, "s.json", "{\"seed\": 3} trailing");
+    rejects(
+        Path::new("data/vcsched-demo.json"),
+        &["--settings", s.to_str().unwrap()],
+        &["s.json", "data after the end"],
+    );
+    // White space after the document is fine.
+    let p = json(
+        &d,
+        "{\"hosts\": 2, \"jobs\": [{\"cpu\": 0.5, \"mem\": 0.5}]}\n\n  \n",
+    );
+    common::vcalloc_ok(&["solve", "vcsched", p.to_str().unwrap(), "--method", "mcb8"]);
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted() {
+    let d = tempfile::tempdir().unwrap();
+    let p = json(
+        &d,
+        "\u{feff}{\"hosts\": 2, \"jobs\": [{\"cpu\": 0.5, \"mem\": 0.5}]}",
+    );
+    common::vcalloc_ok(&["solve", "vcsched", p.to_str().unwrap(), "--method", "mcb8"]);
+    let p = write(&d, "inst.csv", "\u{feff}cpu,mem\n0.5,0.2\n0.3,0.4\n");
+    common::vcalloc_ok(&[
+        "solve",
+        "vcsched",
+        p.to_str().unwrap(),
+        "--hosts",
+        "2",
+        "--method",
+        "mcb8",
+    ]);
+    let s = write(&d, "s.toml", "\u{feff}seed = 3\n");
+    common::vcalloc_ok(&[
+        "solve",
+        "vcsched",
+        "data/vcsched-demo.json",
+        "--method",
+        "rrnd",
+        "--settings",
+        s.to_str().unwrap(),
+    ]);
+    // Bytes that are not UTF-8 are named as such, with their offset.
+    let bad = d.path().join("latin1.json");
+    std::fs::write(
+        &bad,
+        b"{\"hosts\": 2, \"jobs\": [{\"cpu\": 0.5, \"mem\": 0.5, \"name\": \"caf\xe9\"}]}",
+    )
+    .unwrap();
+    rejects(&bad, &[], &["latin1.json", "not UTF-8", "byte 59"]);
+}
+
+#[test]
+fn errors_blame_the_value_at_fault() {
+    let d = tempfile::tempdir().unwrap();
+    // A SOC item too large by its `b` term alone names `b`, not `a`.
+    let soc = write(
+        &d,
+        "soc.json",
+        r#"{"capacity": 10, "d": 1, "a": [1, 2], "b": [0.3, 200]}"#,
+    );
+    expect_input_error(
+        &["solve", "socbp", soc.to_str().unwrap(), "--method", "ffd"],
+        &["soc.json", "field `b[1]`", "`200`", "capacity 10"],
+    );
+    // Too many periods names both fields; a 309-digit duration is shown as 1e308.
+    let sc = write(
+        &d,
+        "sc.json",
+        r#"{"period_s": 40, "duration_s": 1e308, "nodes": [{"cpu": 8, "mem": 16384}], "apps": []}"#,
+    );
+    expect_input_error(
+        &["simulate", "market", sc.to_str().unwrap()],
+        &[
+            "sc.json",
+            "duration_s / period_s",
+            "`1e308 / 40`",
+            "1e8 periods",
+        ],
+    );
+    // Too many VMs names the option that makes it so.
+    expect_input_error(
+        &[
+            "solve",
+            "pcec",
+            "data/pcec/lcg-head-300.swf.gz",
+            "--method",
+            "pc",
+            "--vms-per-pm",
+            "1000000000",
+        ],
+        &["--vms-per-pm", "`1000000000`", "limit of 10000000 VMs"],
+    );
+    // Integers stay exact; a 320-digit fraction in a reason is shown as 1e-320.
+    let ev = write(
+        &d,
+        "ev.json",
+        r#"{"nodes": 16, "apps": [{"name": "a0", "steps": [[9223372036854775807, 5]]}]}"#,
+    );
+    expect_input_error(
+        &["solve", "evolving", ev.to_str().unwrap(), "--method", "nox"],
+        &["apps[0].steps[0][0]", "`9223372036854775807`"],
+    );
+    let rb = write(
+        &d,
+        "rb.json",
+        r#"{"nodes": [{"cpu": 1e-320, "mem": 8192}], "vms": [{"node": 0, "bid": {"cpu": 1, "mem": 1}, "cap": {"cpu": 1, "mem": 900}}], "max_vms_per_node": 8, "migrations": 3}"#,
+    );
+    expect_input_error(
+        &[
+            "solve",
+            "rebalance",
+            rb.to_str().unwrap(),
+            "--method",
+            "tabu",
+        ],
+        &["vms[0].cap.cpu", "capacity 1e-320 of node 0"],
+    );
+}
+
+#[test]
+fn periodic_capacities_whose_sums_overflow_are_input_errors() {
+    // Each task fits alone, but two on one machine sum to infinity: exit 3 before.
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        &d,
+        "p.json",
+        r#"{"capacity": 1e308, "jobs": [{"mean": 6e307, "amplitude": 1e307, "phase": 0, "tasks": 5}]}"#,
+    );
+    expect_input_error(
+        &["solve", "periodic", p.to_str().unwrap(), "--method", "bfd"],
+        &["p.json", "field `capacity`", "`1e308`", "at most 2^52"],
+    );
 }

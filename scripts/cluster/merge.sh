@@ -11,4 +11,4 @@ dirs=()
 for k in $(seq 1 "$n"); do
     dirs+=("$OUT/shard-$k")
 done
-exec "${VCALLOC:-vcalloc}" experiment merge "${dirs[@]}" --out "$OUT/merged"
+exec "${VCALLOC:-vcalloc}" experiment merge "${dirs[@]}" --output "$OUT/merged"

@@ -12,5 +12,5 @@ n=${2:?usage: shard.sh K N}
 : "${OUT:?set OUT to a folder on shared storage}"
 # SWEEP_ARGS is split on spaces on purpose: it holds several options.
 # shellcheck disable=SC2086
-exec "${VCALLOC:-vcalloc}" experiment "$SET" --out "$OUT/shard-$k" --shard "$k/$n" \
+exec "${VCALLOC:-vcalloc}" experiment "$SET" --output "$OUT/shard-$k" --shard "$k/$n" \
     --threads "${THREADS:-1}" ${SWEEP_ARGS:-}

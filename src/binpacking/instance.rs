@@ -59,6 +59,31 @@ impl TryFrom<Raw> for Instance {
     }
 }
 
+/// The formats of a bin-packing instance file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// `{"capacity": …, "items": …}` or `{"capacity": …, "weights": …}`.
+    Json,
+    /// VPSolver `.vbp`: `D`, the capacities, `m`, then per item type `D` weights and a demand.
+    Vbp,
+    /// BPPLIB: `n`, `C`, then `n` weights, one number per line.
+    Bpplib,
+}
+
+impl Format {
+    /// The format a text is in, by its content alone (see [`Instance::parse`]).
+    pub fn of_content(text: &str) -> Format {
+        if crate::input::looks_like_json(text) {
+            Format::Json
+        } else if text.lines().any(|l| l.split_whitespace().nth(1).is_some()) {
+            Format::Vbp
+        } else {
+            Format::Bpplib
+        }
+    }
+}
+
 impl Instance {
     /// A one-dimensional instance.
     pub fn one_dimensional(capacity: u64, weights: Vec<u64>) -> Instance {
@@ -168,21 +193,48 @@ impl Instance {
         Ok(())
     }
 
-    /// Reads `path`: JSON when it ends in `.json`, VPSolver when `.vbp`, BPPLIB otherwise.
+    /// Reads `path` (`-`: standard input) in the format of [`Instance::parse`].
     pub fn load(path: &Path) -> Result<Instance> {
-        Instance::from_text(&crate::input::read_text(path)?, path)
+        Instance::load_as(path, None)
     }
 
-    /// Parses the text of `path` in the format its name says (as [`Instance::load`]).
+    /// Reads `path` in `format`, or as [`Instance::parse`] chooses when `None`.
+    pub fn load_as(path: &Path, format: Option<Format>) -> Result<Instance> {
+        Instance::parse(&crate::input::read_text(path)?, path, format)
+    }
+
+    /// Parses the text of `path` in the format its name or content says (as
+    /// [`Instance::parse`]).
     pub fn from_text(text: &str, path: &Path) -> Result<Instance> {
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("json") => {
+        Instance::parse(text, path, None)
+    }
+
+    /// Parses `text` in `format`; when `None`, in the format the extension of `path` names
+    /// (`.json`, `.vbp`, `.txt`/`.bpp` for BPPLIB), else the content's: JSON when it opens
+    /// with `{`, VPSolver when a line holds more than one number (its item lines hold `D`
+    /// weights and a demand), BPPLIB (one number per line) otherwise.
+    pub fn parse(text: &str, path: &Path, format: Option<Format>) -> Result<Instance> {
+        let format = format
+            .or_else(|| {
+                crate::input::format_by_extension(
+                    path,
+                    &[
+                        ("json", Format::Json),
+                        ("vbp", Format::Vbp),
+                        ("txt", Format::Bpplib),
+                        ("bpp", Format::Bpplib),
+                    ],
+                )
+            })
+            .unwrap_or_else(|| Format::of_content(text));
+        match format {
+            Format::Json => {
                 let inst: Instance = crate::input::parse_json(text, path, "JSON")?;
                 inst.validate(path)?;
                 Ok(inst)
             }
-            Some("vbp") => Instance::from_vbp(text, path),
-            _ => Instance::from_bpplib(text, path),
+            Format::Vbp => Instance::from_vbp(text, path),
+            Format::Bpplib => Instance::from_bpplib(text, path),
         }
     }
 

@@ -19,7 +19,7 @@ mod subset_sums;
 mod tests;
 
 pub use cut_pricing::CutKnapsack;
-pub use instance::Instance;
+pub use instance::{Format, Instance};
 pub use pricing::{BinKnapsack, PricingSettings};
 pub use problem::BinPacking;
 pub use solve::{solve, verify, Method, Settings, Solution};

@@ -121,6 +121,16 @@ pub fn generate(spec: &Spec) -> Instance {
     }
 }
 
+/// How an instance file is read.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Load {
+    /// The file's format (by default its extension's, else its content's).
+    pub format: Option<super::Format>,
+}
+
+impl Validate for Load {}
+
 const G: Target = Target::Spec;
 
 impl Problem for BinPacking {
@@ -132,7 +142,7 @@ impl Problem for BinPacking {
     type Solution = Solution;
     type Method = Method;
     type Settings = Settings;
-    type Load = ();
+    type Load = Load;
     type Spec = Spec;
     type Memo = ();
 
@@ -144,6 +154,13 @@ impl Problem for BinPacking {
                 "bp.node_limit",
                 "N",
                 "bp: search nodes at most (default 100000)",
+            ),
+            Flag::takes(
+                "format",
+                Target::Load,
+                "format",
+                "json|vbp|bpplib",
+                "Input format (default: the extension's, else the content's)",
             ),
             Flag::sets(
                 "no-dive",
@@ -174,8 +191,8 @@ impl Problem for BinPacking {
 
     fn configure(_settings: &mut Settings, _common: &Common) {}
 
-    fn load(path: &Path, _load: &()) -> Result<Instance> {
-        Instance::load(path)
+    fn load(path: &Path, load: &Load) -> Result<Instance> {
+        Instance::load_as(path, load.format)
     }
 
     fn solve(
@@ -208,6 +225,7 @@ impl Problem for BinPacking {
         vec![Study {
             name: "binpacking-bpplib",
             title: "Branch-and-price on BPPLIB sets (--input: a set folder with optima.tsv, or a folder of them): proven optimal, times, root LP against Brandão's",
+            limits: Some("each instance: its branch-and-price (instead of `study_seconds`)"),
             run: super::study::run,
         }]
     }

@@ -8,14 +8,13 @@ use super::solve::{solve, verify, Method, Settings};
 use crate::error::Result;
 use crate::experiment::{benchmark_sweep, BenchRun};
 use crate::problem::StudyArgs;
-use crate::solver::Deadline;
 
 /// Runs the study.
 pub fn run(args: &StudyArgs) -> Result<String> {
     let settings: Settings = crate::problem::apply_flags(args.settings.as_deref(), &[])?;
     let title = format!(
         "# Bin packing: branch-and-price on BPPLIB\n\nEach instance within {} s.",
-        settings.study_seconds
+        args.time_limit.unwrap_or(settings.study_seconds)
     );
     benchmark_sweep(args, "../shared/benchmarks/falkenauer_t", &title, |path| {
         let inst = Instance::load(path)?;
@@ -23,7 +22,7 @@ pub fn run(args: &StudyArgs) -> Result<String> {
             &inst,
             Method::Bp,
             &settings,
-            &Deadline::after(Some(settings.study_seconds)),
+            &args.deadline(Some(settings.study_seconds)),
         )?;
         Ok(BenchRun::of(
             sol.bins.len(),

@@ -33,6 +33,13 @@ pub enum Cmd {
     },
     /// List problems, methods and flags.
     Methods { problem: Option<&'static dyn Entry> },
+    /// Print a problem's settings as TOML.
+    Settings {
+        problem: &'static dyn Entry,
+        /// A settings file to merge over the defaults.
+        file: Option<PathBuf>,
+        output: Option<PathBuf>,
+    },
     /// The demo.
     Demo,
     /// A sweep.
@@ -43,6 +50,8 @@ pub enum Cmd {
     Study {
         name: String,
         args: vcalloc::problem::StudyArgs,
+        /// `--threads`: the size of the worker pool.
+        threads: Option<usize>,
     },
     /// A family's own command (`simulate`, `capacity`, …).
     Tool(ToolRun),
@@ -96,12 +105,25 @@ pub struct Sweep {
     pub settings: Option<PathBuf>,
 }
 
+/// The one default seed of every command that draws instances (sweeps, studies, selfcheck).
+const DEFAULT_SEED: &str = "1";
+
 fn value(id: &'static str, name: &'static str, help: &'static str) -> Arg {
     Arg::new(id).long(id).value_name(name).help(help)
 }
 
 fn path(id: &'static str, help: &'static str) -> Arg {
     value(id, "FILE", help).value_parser(clap::value_parser!(PathBuf))
+}
+
+/// `--output` (id `out`), with `--out`, the older spelling of some commands, as an alias.
+fn output(name: &'static str, help: &'static str) -> Arg {
+    Arg::new("out")
+        .long("output")
+        .visible_alias("out")
+        .value_name(name)
+        .help(help)
+        .value_parser(clap::value_parser!(PathBuf))
 }
 
 /// The problem's flags of `targets` as options.
@@ -153,7 +175,7 @@ fn solve_command(e: &dyn Entry) -> Command {
         .arg(value("seed", "N", "Seed of the randomised methods").value_parser(clap::value_parser!(u64)))
         .arg(value("threads", "N", "Threads the external solver may use").value_parser(clap::value_parser!(u32)))
         .arg(path("settings", "Every setting as JSON or TOML (fields left out keep their defaults); the options override it"))
-        .arg(path("output", "Write the solution JSON here instead of standard output"));
+        .arg(path("output", "Write the solution JSON here (atomically; `-`: standard output, the table then on stderr)"));
     flag_args(cmd, &e.flags(), &[Target::Settings, Target::Load])
 }
 
@@ -176,7 +198,7 @@ fn export_command(e: &dyn Entry) -> Command {
                 .required(true)
                 .value_parser(clap::value_parser!(PathBuf)),
         )
-        .arg(path("out", "Output LP file").required(true));
+        .arg(output("FILE", "Output LP file (`-`: standard output)").required(true));
     flag_args(cmd, &e.flags(), &[Target::Settings, Target::Load])
 }
 
@@ -184,13 +206,11 @@ fn sweep_command(name: &'static str, title: &'static str) -> Command {
     Command::new(name)
         .about(title)
         .arg(
-            value(
-                "out",
+            output(
                 "DIR",
                 "Output folder: results.csv (appended, resumable), report.md, instances/",
             )
-            .required(true)
-            .value_parser(clap::value_parser!(PathBuf)),
+            .required(true),
         )
         .arg(
             value(
@@ -223,7 +243,7 @@ fn sweep_command(name: &'static str, title: &'static str) -> Command {
         )
         .arg(
             value("seed", "N", "Base seed of the instance generator")
-                .default_value("0")
+                .default_value(DEFAULT_SEED)
                 .value_parser(clap::value_parser!(u64)),
         )
         .arg(
@@ -241,15 +261,24 @@ fn sweep_command(name: &'static str, title: &'static str) -> Command {
 fn study_command(name: &'static str, title: &'static str) -> Command {
     Command::new(name)
         .about(title)
-        .arg(
-            value("out", "DIR", "Output folder: report.md and plots")
-                .required(true)
-                .value_parser(clap::value_parser!(PathBuf)),
-        )
+        .arg(output("DIR", "Output folder: report.md and plots").required(true))
         .arg(
             value("seed", "N", "Base seed")
-                .default_value("1")
+                .default_value(DEFAULT_SEED)
                 .value_parser(clap::value_parser!(u64)),
+        )
+        .arg(
+            value(
+                "time-limit",
+                "SECONDS",
+                "Wall-clock limit of each solve the study makes (`vcalloc methods` says which)",
+            )
+            .allow_hyphen_values(true)
+            .value_parser(clap::value_parser!(f64)),
+        )
+        .arg(
+            value("threads", "N", "Worker threads (default: all cores)")
+                .value_parser(clap::value_parser!(usize)),
         )
         .arg(
             value(
@@ -337,16 +366,29 @@ pub fn command() -> Command {
                     .required(true)
                     .value_parser(clap::value_parser!(PathBuf)),
             )
-            .arg(
-                value("out", "DIR", "Output folder")
-                    .required(true)
-                    .value_parser(clap::value_parser!(PathBuf)),
-            ),
+            .arg(output("DIR", "Output folder").required(true)),
     );
     Command::new("vcalloc")
         .version(env!("CARGO_PKG_VERSION"))
         .about("Optimal and certified near-optimal resource allocation for virtualized clusters.")
         .subcommand_required(true)
+        .arg(
+            Arg::new("quiet")
+                .short('q')
+                .long("quiet")
+                .global(true)
+                .action(ArgAction::SetTrue)
+                .conflicts_with("verbose")
+                .help("No progress lines on stderr (errors and warnings still)"),
+        )
+        .arg(
+            Arg::new("verbose")
+                .short('v')
+                .long("verbose")
+                .global(true)
+                .action(ArgAction::SetTrue)
+                .help("A progress line every second, and the methods' own log (info)"),
+        )
         .subcommand(
             Command::new("solve")
                 .about("Solve an instance with one method; prints the solution JSON")
@@ -377,6 +419,17 @@ pub fn command() -> Command {
                 .about("List the problems, their methods and options")
                 .arg(Arg::new("problem")),
         )
+        .subcommand(
+            Command::new("settings")
+                .about("Print every setting of a problem's methods as TOML that --settings reads back: the defaults, or a settings file merged over them")
+                .subcommand_required(true)
+                .subcommands(problems.iter().map(|e| {
+                    Command::new(e.name())
+                        .about(e.title())
+                        .arg(path("settings", "A settings file (JSON or TOML) to show merged over the defaults"))
+                        .arg(path("output", "Write the TOML here (atomically) instead of standard output"))
+                })),
+        )
         .subcommand(Command::new("demo").about("Solve the embedded demo instance with an exact method and two heuristics"))
         .subcommand(experiment)
         .subcommand(selfcheck_command())
@@ -388,7 +441,7 @@ fn selfcheck_command() -> Command {
     Command::new("selfcheck")
         .about("Soak: random tiny instances of every family, exact methods against brute force, bounds and heuristics against the optimum, every answer verified; exit 1 on any disagreement")
         .arg(num("cases", "N", "Cases, dealt round-robin over the families (default 1000)").default_value("1000"))
-        .arg(num("seed", "K", "Base seed (default 1)").default_value("1"))
+        .arg(num("seed", "K", "Base seed (default 1)").default_value(DEFAULT_SEED))
         .arg(value("problem", "PROBLEM", "Only this family"))
         .arg(num("replay", "SEED", "Run the one case of this seed (printed by a failed soak) and show it; needs --problem").requires("problem"))
         .arg(num("threads", "T", "Worker threads (default: every core)"))
@@ -404,13 +457,38 @@ fn problem_of(m: &ArgMatches) -> (&'static dyn Entry, &ArgMatches) {
     (e, sub)
 }
 
+/// How much goes to stderr while a command runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verbosity {
+    /// `-q`: errors and warnings only.
+    Quiet,
+    /// The default: `solve` adds a progress line every few seconds.
+    Normal,
+    /// `-v`: a progress line every second and the methods' `info` log.
+    Verbose,
+}
+
 /// Parses the process's arguments (clap prints help and errors itself, exit 2).
-pub fn parse() -> Cmd {
+pub fn parse() -> (Cmd, Verbosity) {
     parse_from(std::env::args_os())
 }
 
-fn parse_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> Cmd {
+fn parse_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> (Cmd, Verbosity) {
     let m = command().get_matches_from(args);
+    let (_, sub) = m.subcommand().expect("a command is required");
+    // `-q`/`-v` are global: given after the subcommand, they are its matches'.
+    let flag = |id: &str| {
+        m.get_flag(id) || sub.get_flag(id) || sub.subcommand().is_some_and(|(_, s)| s.get_flag(id))
+    };
+    let verbosity = match (flag("quiet"), flag("verbose")) {
+        (true, _) => Verbosity::Quiet,
+        (_, true) => Verbosity::Verbose,
+        _ => Verbosity::Normal,
+    };
+    (command_of(&m), verbosity)
+}
+
+fn command_of(m: &ArgMatches) -> Cmd {
     let (name, sub) = m.subcommand().expect("a command is required");
     let one = |id: &str| sub.get_one::<PathBuf>(id).cloned();
     match name {
@@ -465,6 +543,14 @@ fn parse_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> Cmd {
             }),
         },
         "demo" => Cmd::Demo,
+        "settings" => {
+            let (problem, s) = problem_of(sub);
+            Cmd::Settings {
+                problem,
+                file: s.get_one::<PathBuf>("settings").cloned(),
+                output: s.get_one::<PathBuf>("output").cloned(),
+            }
+        }
         "experiment" => experiment(sub),
         "selfcheck" => {
             let n = |id: &str| sub.get_one::<u64>(id).copied();
@@ -520,7 +606,9 @@ fn experiment(m: &ArgMatches) -> Cmd {
                 count: s.get_one::<usize>("instances").copied(),
                 settings: s.get_one::<PathBuf>("settings").cloned(),
                 input: s.get_one::<PathBuf>("input").cloned(),
+                time_limit: s.get_one::<f64>("time-limit").copied(),
             },
+            threads: s.get_one::<usize>("threads").copied(),
         };
     }
     if name == "merge" {

@@ -2,7 +2,8 @@
 //! 3 a solver or consistency failure.
 
 use super::args::{Cmd, Solve, ToolRun};
-use std::path::{Path, PathBuf};
+use super::output::Output;
+use std::path::Path;
 use vcalloc::problem::{self, Applied, Common, Entry, Flag, FlagValue, SolveRequest, Target};
 use vcalloc::{Error, InputError, Location};
 
@@ -19,9 +20,14 @@ pub fn run(cmd: Cmd) -> i32 {
             problem,
             flags,
             output,
-        } => problem
-            .generate(&applied(&flags), output.as_deref())
-            .and_then(|json| emit(&json, output.as_deref())),
+        } => Output::check(output.as_deref()).and_then(|out| {
+            // The instance's own format where the file name asks for it (`.cbp`), JSON on
+            // standard output.
+            let path = output.as_deref().filter(|_| !out.is_stdout());
+            let text = problem.generate(&applied(&flags), path)?;
+            out.write(format!("{text}\n").as_bytes())?;
+            Ok(0)
+        }),
         Cmd::ExportLp {
             problem,
             instance,
@@ -32,13 +38,25 @@ pub fn run(cmd: Cmd) -> i32 {
             print!("{}", methods(problem));
             Ok(0)
         }
+        Cmd::Settings {
+            problem,
+            file,
+            output,
+        } => Output::check(output.as_deref()).and_then(|out| {
+            out.write(problem.settings_toml(file.as_deref())?.as_bytes())?;
+            Ok(0)
+        }),
         Cmd::Demo => vcalloc::problem::registry::demo().map(|text| {
             print!("{text}");
             0
         }),
         Cmd::Sweep(s) => super::experiment::sweep(&s),
         Cmd::Merge { dirs, out } => super::experiment::merge(&dirs, &out),
-        Cmd::Study { name, args } => super::experiment::study(&name, &args),
+        Cmd::Study {
+            name,
+            args,
+            threads,
+        } => super::experiment::study(&name, &args, threads),
         Cmd::Tool(t) => tool(&t),
         Cmd::SelfCheck(a) => super::selfcheck::run(&a),
     };
@@ -59,18 +77,7 @@ fn applied(flags: &[(Flag, String)]) -> Vec<Applied<'_>> {
     flags.iter().map(|(f, v)| (f, v.as_str())).collect()
 }
 
-fn emit(text: &str, output: Option<&Path>) -> vcalloc::Result<i32> {
-    match output {
-        Some(p) => std::fs::write(p, format!("{text}\n")).map_err(|source| Error::Io {
-            path: p.to_path_buf(),
-            source,
-        })?,
-        None => println!("{text}"),
-    }
-    Ok(0)
-}
-
-fn argument(name: &str, value: impl ToString, why: &str) -> Error {
+pub fn argument(name: &str, value: impl ToString, why: &str) -> Error {
     InputError::new(
         "<arguments>",
         Location::Argument(name.into()),
@@ -80,8 +87,9 @@ fn argument(name: &str, value: impl ToString, why: &str) -> Error {
     .into()
 }
 
-fn solve(a: &Solve) -> vcalloc::Result<i32> {
-    if let Some(t) = a.time_limit {
+/// The checks of the options every solving command shares.
+pub fn check_limits(time_limit: Option<f64>, threads: Option<usize>) -> vcalloc::Result<()> {
+    if let Some(t) = time_limit {
         if !(t.is_finite() && t > 0.0) {
             return Err(argument(
                 "--time-limit",
@@ -90,9 +98,15 @@ fn solve(a: &Solve) -> vcalloc::Result<i32> {
             ));
         }
     }
-    if a.threads == Some(0) {
+    if threads == Some(0) {
         return Err(argument("--threads", 0, "must be at least 1"));
     }
+    Ok(())
+}
+
+fn solve(a: &Solve) -> vcalloc::Result<i32> {
+    check_limits(a.time_limit, a.threads.map(|t| t as usize))?;
+    let output = Output::check(a.output.as_deref())?;
     super::signals::stop_solves_on_ctrl_c();
     let flags = applied(&a.flags);
     let answer = a.problem.solve(&SolveRequest {
@@ -106,9 +120,13 @@ fn solve(a: &Solve) -> vcalloc::Result<i32> {
         },
         time_limit: a.time_limit,
     })?;
-    emit(&answer.json, a.output.as_deref())?;
-    if a.output.is_some() {
+    output.write(format!("{}\n", answer.json).as_bytes())?;
+    // The table is for a person: on stdout beside a written file, on stderr when stdout
+    // holds the JSON (`--output -`), absent when the JSON is the whole answer.
+    if !output.is_stdout() {
         print!("{}", answer.table);
+    } else if a.output.is_some() {
+        eprint!("{}", answer.table);
     }
     if vcalloc::solver::interrupted() {
         let c = &answer.certificate;
@@ -128,14 +146,7 @@ fn solve(a: &Solve) -> vcalloc::Result<i32> {
 
 /// The problem named by a solution file's `certificate.problem`.
 fn problem_of_solution(solution: &Path) -> vcalloc::Result<&'static dyn Entry> {
-    let text = std::fs::read_to_string(solution).map_err(|e| {
-        InputError::new(
-            solution,
-            Location::File,
-            "",
-            format!("cannot read the file: {e}"),
-        )
-    })?;
+    let text = vcalloc::input::read_text(solution)?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         InputError::new(
             solution,
@@ -214,6 +225,13 @@ fn load_flags(problem: &dyn Entry, rest: &[String]) -> vcalloc::Result<Vec<(Flag
 }
 
 fn verify(instance: &Path, solution: &Path, rest: &[String]) -> vcalloc::Result<i32> {
+    if vcalloc::input::is_stdio(instance) && vcalloc::input::is_stdio(solution) {
+        return Err(argument(
+            "verify",
+            "- -",
+            "standard input can hold the instance or the solution, not both",
+        ));
+    }
     let problem = problem_of_solution(solution)?;
     let flags = load_flags(problem, rest)?;
     let (violations, summary) = problem.verify(instance, solution, &applied(&flags))?;
@@ -231,16 +249,14 @@ fn verify(instance: &Path, solution: &Path, rest: &[String]) -> vcalloc::Result<
 fn export_lp(
     problem: &dyn Entry,
     instance: &Path,
-    out: &PathBuf,
+    out: &Path,
     flags: &[(Flag, String)],
 ) -> vcalloc::Result<i32> {
+    let output = Output::check(Some(out))?;
     let text = problem
         .export_lp(instance, &applied(flags))?
         .ok_or_else(|| argument("export-lp", problem.name(), "this problem has no LP export"))?;
-    std::fs::write(out, text).map_err(|source| Error::Io {
-        path: out.clone(),
-        source,
-    })?;
+    output.write(text.as_bytes())?;
     Ok(0)
 }
 
@@ -251,20 +267,49 @@ fn tool(t: &ToolRun) -> vcalloc::Result<i32> {
         .into_iter()
         .find(|x| x.command == t.command)
         .expect("parsed from the registry");
+    let output = t
+        .output
+        .as_deref()
+        .map(|p| Output::check(Some(p)))
+        .transpose()?;
+    let staged = output.as_ref().map(Output::staged).transpose()?;
     let flags = applied(&t.flags);
     let text = (tool.run)(&problem::ToolArgs {
         file: &t.file,
         flags: &flags,
         settings: t.settings.as_deref(),
-        output: t.output.as_deref(),
+        output: staged.as_ref().map(|s| s.path()),
     })?;
-    print!("{text}");
+    if let Some(s) = staged {
+        s.commit()?;
+    }
+    // With `--output -` stdout holds the file; the summary goes to stderr.
+    if output.as_ref().is_some_and(Output::is_stdout) {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
     Ok(0)
 }
 
+/// The options of every `solve` (and of the sweeps and studies that solve), before the
+/// problems' own.
+const COMMON_OPTIONS: &str = "\
+options of every `solve`:
+    --method M                 the method (required)
+    --time-limit S             wall-clock seconds for the whole method; on it the incumbent, bound and gap
+    --seed K                   seed of the randomised methods
+    --threads T                threads the external solver may use
+    --settings FILE            every setting, JSON or TOML (`vcalloc settings PROBLEM` prints the defaults)
+    --output FILE              the solution JSON, written atomically (`-`: stdout, the table on stderr)
+    FILE `-`                   the instance from standard input (format by --format or the content)
+sweeps and studies also take --time-limit S (per solve), --threads T (workers), --seed K (default 1),
+--output DIR (alias --out)
+";
+
 /// Every problem (or one) with its methods and options.
 fn methods(only: Option<&'static dyn Entry>) -> String {
-    let mut out = String::new();
+    let mut out = String::from(COMMON_OPTIONS);
     for e in problem::registry()
         .iter()
         .filter(|e| only.is_none_or(|o| o.name() == e.name()))
@@ -297,6 +342,14 @@ fn methods(only: Option<&'static dyn Entry>) -> String {
         let sweeps: Vec<&str> = e.sweeps().iter().map(|s| s.name).collect();
         if !sweeps.is_empty() {
             out.push_str(&format!("  sweeps: {}\n", sweeps.join(", ")));
+        }
+        for s in e.studies() {
+            let limit = s
+                .limits
+                .map_or("a simulation: no --time-limit".into(), |l| {
+                    format!("--time-limit limits {l}")
+                });
+            out.push_str(&format!("  study {}: {limit}\n", s.name));
         }
     }
     out

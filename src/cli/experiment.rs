@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use vcalloc::experiment::{self, read_rows, results_path, RunOptions};
 
 pub fn sweep(a: &Sweep) -> vcalloc::Result<i32> {
+    super::commands::check_limits(a.time_limit, a.threads)?;
     let threads = a
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -41,9 +42,28 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> vcalloc::Result<i32> {
     Ok(0)
 }
 
-pub fn study(name: &str, args: &vcalloc::problem::StudyArgs) -> vcalloc::Result<i32> {
+pub fn study(
+    name: &str,
+    args: &vcalloc::problem::StudyArgs,
+    threads: Option<usize>,
+) -> vcalloc::Result<i32> {
     let study =
         vcalloc::problem::find_study(name).expect("the command line lists registered studies");
+    super::commands::check_limits(args.time_limit, threads)?;
+    if let (Some(t), None) = (args.time_limit, study.limits) {
+        return Err(super::commands::argument(
+            "--time-limit",
+            t,
+            &format!("`{name}` takes no time limit: none of its solves is limited (simulations, the fluid bound)"),
+        ));
+    }
+    if let Some(n) = threads {
+        // The studies run their instances on rayon's global pool.
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(|e| super::commands::argument("--threads", n, &e.to_string()))?;
+    }
     std::fs::create_dir_all(&args.out).map_err(|source| vcalloc::Error::Io {
         path: args.out.clone(),
         source,

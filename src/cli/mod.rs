@@ -4,6 +4,7 @@
 pub mod args;
 mod commands;
 mod experiment;
+mod output;
 mod selfcheck;
 pub mod signals;
 

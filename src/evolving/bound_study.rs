@@ -23,7 +23,7 @@ struct TestRow {
     violations: usize,
 }
 
-fn run_test(gen: &GenSpec, seed: u64, settings: &Settings) -> Result<TestRow> {
+fn run_test(gen: &GenSpec, seed: u64, settings: &Settings, limit: Option<f64>) -> Result<TestRow> {
     let inst = generate(gen, seed);
     let mut makespans = Vec::new();
     let mut violations = 0;
@@ -32,7 +32,7 @@ fn run_test(gen: &GenSpec, seed: u64, settings: &Settings) -> Result<TestRow> {
         violations += super::verify(&inst, &sol).len();
         makespans.push(sol.metrics.makespan);
     }
-    let bound = makespan_bound(&inst, &settings.bound, &Deadline::none())?;
+    let bound = makespan_bound(&inst, &settings.bound, &Deadline::after(limit))?;
     let best_order = best_of_orders(&inst, seed);
     if let Some(p) = &bound.proof {
         violations += usize::from(p.bound(&inst) != Ok(bound.makespan));
@@ -73,7 +73,14 @@ pub fn run(args: &StudyArgs) -> Result<String> {
     let began = std::time::Instant::now();
     let rows: Vec<TestRow> = (0..tests)
         .into_par_iter()
-        .map(|k| run_test(&gen, args.seed.wrapping_add(k as u64), &settings))
+        .map(|k| {
+            run_test(
+                &gen,
+                args.seed.wrapping_add(k as u64),
+                &settings,
+                args.time_limit,
+            )
+        })
         .collect::<Result<_>>()?;
     let wall = began.elapsed().as_secs_f64();
     let mut out = format!(

@@ -9,7 +9,6 @@ use super::schedule::list_schedule;
 use super::{ExpandLimit, Settings};
 use crate::error::Result;
 use crate::problem::StudyArgs;
-use crate::solver::Deadline;
 use std::fmt::Write;
 
 /// Makespan of Algorithm 1 on `inst` with its apps in `order`.
@@ -93,7 +92,7 @@ pub fn run(args: &StudyArgs) -> Result<String> {
                 ExactObjective::Makespan,
                 settings.exact_max_binaries,
                 &settings.highs,
-                &Deadline::none(),
+                &args.deadline(None),
             )?;
             let (true, Some(opt)) = (out.optimal, out.value) else {
                 continue;

@@ -196,14 +196,17 @@ impl Problem for Evolving {
         vec![Study {
             name: "evolving-paper",
             title: "Klein & Pérez 2011 §5: Tables 1–2 (1,000 tests, six methods) at N = 100 and N = 112, with the paper's numbers beside ours",
+            limits: None,
             run: paper_study,
         }, Study {
             name: "evolving-exact",
             title: "Algorithm 1 against the MILP's proven optimum on small tests (3–6 apps, 1–4 steps, N = 16), in list order and in the best order",
+            limits: Some("each MILP (a test not proven optimal within it is left out)"),
             run: super::exact_study::run,
         }, Study {
             name: "evolving-bound",
             title: "Each method's makespan against a column-generation lower bound (HiGHS master, exact DP pricing) on the paper's 1,000 tests",
+            limits: Some("each column-generation bound (stopped early, a weaker valid bound)"),
             run: super::bound_study::run,
         }]
     }

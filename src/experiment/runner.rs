@@ -62,13 +62,6 @@ fn arg(name: &str, value: impl ToString, why: &str) -> Error {
     .into()
 }
 
-fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
-    move |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
 /// Checks the options before any work: the sweep, its methods, shard and counts.
 fn check(opts: &RunOptions) -> Result<(&'static dyn Entry, problem::SweepInfo, Vec<String>)> {
     let (entry, sweep) = problem::find_sweep(&opts.set).ok_or_else(|| {
@@ -170,7 +163,7 @@ fn run_one(entry: &dyn Entry, opts: &RunOptions, inst: &InstanceRef, todo: &[Str
 /// Runs the sweep described by `opts`.
 pub fn run(opts: &RunOptions) -> Result<RunSummary> {
     let (entry, sweep, methods) = check(opts)?;
-    std::fs::create_dir_all(&opts.out).map_err(io(&opts.out))?;
+    std::fs::create_dir_all(&opts.out).map_err(Error::io(&opts.out))?;
     let csv_path = results_path(&opts.out);
     let header = Row::header(&sweep.columns);
     let existing = if csv_path.exists() {
@@ -210,13 +203,13 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary> {
     let total: usize = work.iter().map(|(_, m)| m.len()).sum();
     if opts.save_instances {
         let dir = opts.out.join("instances");
-        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        std::fs::create_dir_all(&dir).map_err(Error::io(&dir))?;
     }
     let (tx, rx) = std::sync::mpsc::channel::<Vec<Row>>();
     let file = std::fs::OpenOptions::new()
         .append(true)
         .open(&csv_path)
-        .map_err(io(&csv_path))?;
+        .map_err(Error::io(&csv_path))?;
     let writer = {
         let header = header.clone();
         std::thread::spawn(move || write_as_they_come(file, header, total, rx))
@@ -233,7 +226,7 @@ pub fn run(opts: &RunOptions) -> Result<RunSummary> {
     let (written, errors) = writer
         .join()
         .map_err(|_| Error::Consistency("the CSV writer thread panicked".into()))?
-        .map_err(io(&csv_path))?;
+        .map_err(Error::io(&csv_path))?;
     // Complete: the rows in a fixed order, so that a sweep's file depends on nothing but its
     // options (not on threads, completion order or resumes).
     let (_, mut rows) = read_table(&csv_path)?;
@@ -327,7 +320,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize> {
         }
     }
     sort_rows(&mut rows);
-    std::fs::create_dir_all(out).map_err(io(out))?;
+    std::fs::create_dir_all(out).map_err(Error::io(out))?;
     write_rows(&results_path(out), &header.unwrap_or_default(), &rows)?;
     Ok(rows.len())
 }

@@ -134,7 +134,11 @@ impl Instance {
                 check_num(file, format!("vms[{v}].cap.{name}"), vm.cap.get(r), false)?;
                 let c = self.nodes[vm.node].get(r);
                 if vm.cap.get(r) > c {
-                    let why = format!("cap exceeds the capacity {c} of node {}", vm.node);
+                    let why = format!(
+                        "cap exceeds the capacity {} of node {}",
+                        crate::input::number(c),
+                        vm.node
+                    );
                     return Err(bad(
                         file,
                         format!("vms[{v}].cap.{name}"),

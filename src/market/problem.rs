@@ -152,10 +152,12 @@ impl Problem for Rebalance {
         vec![Study {
             name: "market-paper",
             title: "Merkat §5 in simulation: Fig. 6 (vertical scaling to a deadline), Fig. 7 (two frameworks), satisfaction against EASY backfilling with a 95% interval",
+            limits: None,
             run: paper_study,
         }, Study {
             name: "market-rebalance",
-            title: "Exact rebalancing (exact branch-and-bound over moves) against tabu: the Pareto curve of the largest error against M in {0,1,2,4,8} and tabu's gap over random instances (4-20 nodes, lognormal bids; --count, default 1000)",
+            title: "Exact rebalancing (exact branch-and-bound over moves) against tabu: the Pareto curve of the largest error against M in {0,1,2,4,8} and tabu's gap over random instances (4-20 nodes, lognormal bids; --instances, default 1000)",
+            limits: Some("each exact search (instead of `exact_seconds`, 0.5 s)"),
             run: super::rebalance_study::rebalance_study,
         }]
     }

@@ -114,7 +114,10 @@ pub fn collect(seed: u64, count: usize, settings: &Settings) -> Result<Vec<Vec<R
 /// Runs the study; `--instances` instances (default 1,000), seeds `seed..seed+count`.
 pub fn rebalance_study(args: &StudyArgs) -> Result<String> {
     let mut settings: Settings = crate::problem::apply_flags(args.settings.as_deref(), &[])?;
-    settings.exact_seconds = settings.exact_seconds.or(Some(DEFAULT_EXACT_SECONDS));
+    settings.exact_seconds = args
+        .time_limit
+        .or(settings.exact_seconds)
+        .or(Some(DEFAULT_EXACT_SECONDS));
     let count = args.count.unwrap_or(DEFAULT_COUNT);
     let began = Instant::now();
     let runs = collect(args.seed, count, &settings)?;

@@ -148,11 +148,12 @@ impl Scenario {
             true,
         )?;
         if self.duration_s / self.period_s > 1e8 {
+            let num = crate::input::number;
             return Err(bad(
                 file,
-                "duration_s".into(),
-                self.duration_s,
-                "more than 1e8 periods",
+                "duration_s / period_s".into(),
+                format!("{} / {}", num(self.duration_s), num(self.period_s)),
+                "more than 1e8 periods: lengthen period_s or shorten duration_s",
             ));
         }
         if self.nodes.is_empty() {

@@ -47,6 +47,10 @@ pub struct Instance {
     pub jobs: Vec<Job>,
 }
 
+/// The longest time (submit, work) an instance may hold, about 31,700 years: the simulation
+/// adds and multiplies times, and beyond this a sum of them loses every second or overflows.
+pub const MAX_SECONDS: f64 = 1e12;
+
 impl Instance {
     /// Parses and validates an instance; every rejection names the field.
     pub fn from_json(text: &str, file: &Path) -> Result<Instance> {
@@ -74,7 +78,12 @@ impl Instance {
             Some(n) if n <= MAX_VMS => {}
             _ => {
                 let why = format!("pms × vms_per_pm exceeds the limit {MAX_VMS}");
-                return Err(err("pms", self.pms.to_string(), why));
+                // The larger factor is the likelier mistake.
+                let (key, v) = match self.vms_per_pm > self.pms {
+                    true => ("vms_per_pm", self.vms_per_pm),
+                    false => ("pms", self.pms),
+                };
+                return Err(err(key, v.to_string(), why));
             }
         }
         check_pcap(file, "pcap", self.pcap)?;
@@ -90,13 +99,18 @@ impl Instance {
         }
         let mut ids = std::collections::HashSet::with_capacity(self.jobs.len());
         for (k, j) in self.jobs.iter().enumerate() {
-            if !j.submit.is_finite() || j.submit < 0.0 {
-                let why = "submit must be a finite number ≥ 0".into();
-                return Err(err(&format!("jobs[{k}].submit"), j.submit.to_string(), why));
+            if !j.submit.is_finite() || j.submit < 0.0 || j.submit > MAX_SECONDS {
+                let why = format!("submit must be a number of seconds in [0, {MAX_SECONDS:e}]");
+                let v = crate::input::number(j.submit);
+                return Err(err(&format!("jobs[{k}].submit"), v, why));
             }
-            if !j.work.is_finite() || j.work <= 0.0 {
-                let why = "work must be a finite number > 0".into();
-                return Err(err(&format!("jobs[{k}].work"), j.work.to_string(), why));
+            if !j.work.is_finite() || j.work <= 0.0 || j.work > MAX_SECONDS {
+                let why = format!("work must be a number of seconds in (0, {MAX_SECONDS:e}]");
+                return Err(err(
+                    &format!("jobs[{k}].work"),
+                    crate::input::number(j.work),
+                    why,
+                ));
             }
             if !ids.insert(j.id) {
                 let why = "job ids must be unique".into();
@@ -139,6 +153,15 @@ impl Instance {
                 return Err(
                     InputError::new(path, loc, j.id.to_string(), "duplicate job number").into(),
                 );
+            }
+            for (field, v) in [("submit time", j.submit - t0), ("run time", j.run_time)] {
+                if v > MAX_SECONDS {
+                    let loc = Location::Line(j.line, Some(field.into()));
+                    let why = format!(
+                        "beyond {MAX_SECONDS:e} s: sums of such times overflow the simulation"
+                    );
+                    return Err(InputError::new(path, loc, crate::input::number(v), why).into());
+                }
             }
             jobs.push(Job {
                 id: j.id,

@@ -24,6 +24,18 @@ pub struct Load {
     pub vms_per_pm: usize,
     /// Keep the first this many serial jobs of a trace (paper: 10,000).
     pub jobs: Option<usize>,
+    /// The file's format (by default its extension's, else its content's).
+    pub format: Option<Format>,
+}
+
+/// The formats of a PC/EC input file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// The instance JSON.
+    Json,
+    /// A Standard Workload Format trace, plain or gzip-compressed.
+    Swf,
 }
 
 impl Default for Load {
@@ -32,23 +44,41 @@ impl Default for Load {
             pms: 30,
             vms_per_pm: 4,
             jobs: None,
+            format: None,
         }
     }
 }
 
 impl Validate for Load {
     fn validate(&self) -> std::result::Result<(), Invalid> {
-        if self.pms == 0 {
-            return Err(Invalid::new("pms", 0, "must be at least 1"));
-        }
-        if self.vms_per_pm == 0 {
-            return Err(Invalid::new("vms_per_pm", 0, "must be at least 1"));
-        }
         if self.jobs == Some(0) {
             return Err(Invalid::new("jobs", 0, "must be at least 1"));
         }
-        Ok(())
+        check_cluster(self.pms, self.vms_per_pm)
     }
+}
+
+/// At least one PM and one VM per PM, and at most [`super::instance::MAX_VMS`] VMs, each
+/// failure naming its own field.
+fn check_cluster(pms: usize, vms_per_pm: usize) -> std::result::Result<(), Invalid> {
+    if pms == 0 {
+        return Err(Invalid::new("pms", 0, "must be at least 1"));
+    }
+    if vms_per_pm == 0 {
+        return Err(Invalid::new("vms_per_pm", 0, "must be at least 1"));
+    }
+    let max = super::instance::MAX_VMS;
+    if pms.checked_mul(vms_per_pm).is_none_or(|n| n > max) {
+        let why = format!("{pms} PMs × {vms_per_pm} VMs per PM exceeds the limit of {max} VMs");
+        let key = if vms_per_pm >= pms {
+            "vms_per_pm"
+        } else {
+            "pms"
+        };
+        let value = if key == "pms" { pms } else { vms_per_pm };
+        return Err(Invalid::new(key, value, why));
+    }
+    Ok(())
 }
 
 impl Validate for Settings {
@@ -59,12 +89,9 @@ impl Validate for Settings {
 
 impl Validate for GenSpec {
     fn validate(&self) -> std::result::Result<(), Invalid> {
-        if self.pms == 0 || self.vms_per_pm == 0 || self.jobs == 0 {
-            return Err(Invalid::new(
-                "pms",
-                self.pms,
-                "pms, vms_per_pm and jobs must be at least 1",
-            ));
+        check_cluster(self.pms, self.vms_per_pm)?;
+        if self.jobs == 0 {
+            return Err(Invalid::new("jobs", 0, "must be at least 1"));
         }
         if !(self.mean_interarrival.is_finite() && self.mean_interarrival > 0.0) {
             return Err(Invalid::new(
@@ -123,6 +150,13 @@ impl Problem for Pcec {
                 "Keep the first N serial jobs of a trace",
             ),
             Flag::takes(
+                "format",
+                L,
+                "format",
+                "json|swf",
+                "Input format (default: the extension's, else the content's: `{` → JSON)",
+            ),
+            Flag::takes(
                 "arrival-factor",
                 S,
                 "arrival_factor",
@@ -159,9 +193,28 @@ impl Problem for Pcec {
     fn configure(_settings: &mut Settings, _common: &Common) {}
 
     fn load(path: &Path, load: &Load) -> Result<Instance> {
-        let json = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        // `--format`, else the extension when it names a format, else the content (`{` opens
+        // JSON): a trace through a pipe is SWF, gzip-compressed or not.
+        let by_name = crate::input::format_by_extension(
+            path,
+            &[
+                ("json", Format::Json),
+                ("swf", Format::Swf),
+                ("gz", Format::Swf),
+            ],
+        );
+        let format = match load.format.or(by_name) {
+            Some(f) => f,
+            None => {
+                let bytes = crate::input::read_bytes(path)?;
+                let first = bytes.iter().find(|c| !c.is_ascii_whitespace());
+                match first {
+                    Some(b'{') => Format::Json,
+                    _ => Format::Swf,
+                }
+            }
+        };
+        let json = format == Format::Json;
         if json {
             return Instance::from_json(&crate::input::read_text(path)?, path);
         }
@@ -215,11 +268,13 @@ impl Problem for Pcec {
             Study {
                 name: "pcec-paper",
                 title: "Liu et al. Figs. 5–7 on the SWF traces of --input (default ../shared/traces), and PC against the best non-delay FCFS dispatch on tiny instances",
+                limits: None,
                 run: paper_study,
             },
             Study {
                 name: "pcec-bound",
                 title: "EC, PC and EC-LB against the fluid LP lower bound on the mean XF of any schedule, on the traces of --input, and the bound against the best dispatch on tiny instances",
+                limits: None,
                 run: bound_study,
             },
         ]

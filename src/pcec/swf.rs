@@ -16,7 +16,7 @@
 
 use crate::error::{InputError, Location, Result};
 use serde::{Deserialize, Serialize};
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 /// Names of the 18 SWF fields, used in error locations.
@@ -101,25 +101,37 @@ fn line_err(file: &Path, line: usize, field: &str, value: &str, reason: String) 
     .into()
 }
 
-/// Reads an SWF file, gzip-compressed when its name ends in `.gz`.
+/// Reads an SWF file (`-`: standard input), gzip-compressed when its name ends in `.gz` or
+/// its first bytes are gzip's magic number.
 pub fn read_swf(path: &Path, opts: &SwfOptions) -> Result<SwfTrace> {
-    let f = std::fs::File::open(path).map_err(|e| {
-        crate::Error::from(InputError::new(
-            path,
-            Location::File,
-            "",
-            format!("cannot open: {e}"),
-        ))
-    })?;
+    let mut reader: Box<dyn BufRead> = if crate::input::is_stdio(path) {
+        Box::new(std::io::Cursor::new(crate::input::read_bytes(path)?))
+    } else {
+        let f = std::fs::File::open(path).map_err(|e| {
+            crate::Error::from(InputError::new(
+                path,
+                Location::File,
+                "",
+                format!("cannot open: {e}"),
+            ))
+        })?;
+        Box::new(BufReader::with_capacity(1 << 16, f))
+    };
     let gz = path
         .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
-    let reader: Box<dyn Read> = if gz {
-        Box::new(flate2::read::MultiGzDecoder::new(f))
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
+        || reader
+            .fill_buf()
+            .is_ok_and(|b| b.starts_with(&[0x1f, 0x8b]));
+    let reader: Box<dyn BufRead> = if gz {
+        Box::new(BufReader::with_capacity(
+            1 << 16,
+            flate2::bufread::MultiGzDecoder::new(reader),
+        ))
     } else {
-        Box::new(f)
+        reader
     };
-    parse_swf(BufReader::with_capacity(1 << 16, reader), path, opts)
+    parse_swf(reader, path, opts)
 }
 
 /// Parses SWF text from any reader; `file` names it in errors.
@@ -161,6 +173,11 @@ pub fn parse_swf<R: BufRead>(mut reader: R, file: &Path, opts: &SwfOptions) -> R
                 why,
             ))
         })?;
+        // A byte-order mark before the first line is an editor's, not data.
+        let text = match line_no {
+            1 => text.strip_prefix('\u{feff}').unwrap_or(text),
+            _ => text,
+        };
         let t = text.trim();
         if t.is_empty() {
             continue;

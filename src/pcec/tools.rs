@@ -21,6 +21,13 @@ pub(crate) fn tools() -> Vec<Tool> {
         "POLICY",
         "ec, pc or ec-lb (enumerate on tiny instances); required",
     ));
+    sim_flags.push(Flag::takes(
+        "time-limit",
+        Target::Tool,
+        "time_limit",
+        "SECONDS",
+        "Wall-clock limit of the fluid LP bound (its windows left are then bounded by the trivial bound)",
+    ));
     sim_flags.push(Flag::sets(
         "fluid-bound",
         Target::Tool,
@@ -52,19 +59,12 @@ pub(crate) fn tools() -> Vec<Tool> {
     ]
 }
 
-fn io(path: &std::path::Path) -> impl Fn(std::io::Error) -> Error + '_ {
-    move |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
 fn capacity_tool(a: &ToolArgs<'_>) -> Result<String> {
     let desc = PmDescription::from_json(&crate::input::read_text(a.file)?, a.file)?;
     let caps = capacity(&desc);
     if let Some(out) = a.output {
         let json = serde_json::to_string_pretty(&caps).expect("capacities serialise");
-        std::fs::write(out, json + "\n").map_err(io(out))?;
+        std::fs::write(out, json + "\n").map_err(Error::io(out))?;
     }
     let mut s = format!(
         "{:>3} {:<12} {:>7} {:>7} {:>7} {:>7} {:>10} {:>7} {:>7}\n",
@@ -93,6 +93,17 @@ fn simulate_tool(a: &ToolArgs<'_>) -> Result<String> {
     let method: Method = policy
         .parse()
         .map_err(|why: String| argument("--policy", policy, why))?;
+    let time_limit = match a.option("time_limit") {
+        None => None,
+        Some(t) => Some(
+            t.parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .ok_or_else(|| {
+                    argument("--time-limit", t, "must be a positive number of seconds")
+                })?,
+        ),
+    };
     let load: Load = apply_flags(None, &a.of(Target::Load))?;
     let settings: Settings = apply_flags(a.settings, &a.of(Target::Settings))?;
     let inst = Pcec::load(a.file, &load)?;
@@ -110,7 +121,7 @@ fn simulate_tool(a: &ToolArgs<'_>) -> Result<String> {
     }
     let mut s = format!("{} ({seconds:.3} s)\n", sol.summary_line());
     if a.option("fluid_bound").is_some() {
-        let b = fluid_bound(&inst, &settings, &Deadline::none())?;
+        let b = fluid_bound(&inst, &settings, &Deadline::after(time_limit))?;
         let _ = writeln!(
             s,
             "fluid LP lower bound on the mean XF of any schedule: {:.4} (trivial {:.4}; {} windows, {} fallbacks, {:.2} s); {}/bound = {:.3}",

@@ -69,6 +69,10 @@ impl std::str::FromStr for Format {
     }
 }
 
+/// The largest machine capacity, 2^52 (as a BPPLIB capacity): demands are at most the
+/// capacity, so a machine's summed demand stays finite for any task count.
+pub const MAX_CAPACITY: f64 = 4_503_599_627_370_496.0;
+
 impl Instance {
     /// Total number of tasks `Σ N_j`.
     pub fn num_tasks(&self) -> u64 {
@@ -78,13 +82,21 @@ impl Instance {
     /// Checks every rule; the first violation is reported with its field.
     pub fn validate(&self, file: &Path) -> Result<()> {
         let err = |field: String, v: f64, why: &str| -> Result<()> {
-            Err(InputError::new(file, Location::Field(field), v.to_string(), why).into())
+            Err(InputError::new(file, Location::Field(field), crate::input::number(v), why).into())
         };
         if !(self.capacity.is_finite() && self.capacity > 0.0) {
             return err(
                 "capacity".into(),
                 self.capacity,
                 "must be a finite number > 0",
+            );
+        }
+        if self.capacity > MAX_CAPACITY {
+            return err(
+                "capacity".into(),
+                self.capacity,
+                "must be at most 2^52 (as in BPPLIB): the peak of a machine sums its tasks' \
+                 demands, which overflow beyond (scale the instance down)",
             );
         }
         if self.jobs.is_empty() {
@@ -130,10 +142,14 @@ impl Instance {
                 return Err(InputError::new(
                     file,
                     Location::Field(format!("jobs[{j}]")),
-                    format!("mean {} + amplitude {}", job.mean, job.amplitude),
+                    format!(
+                        "mean {} + amplitude {}",
+                        crate::input::number(job.mean),
+                        crate::input::number(job.amplitude)
+                    ),
                     format!(
                         "exceeds the capacity {}: no machine can hold one task of job {j}",
-                        self.capacity
+                        crate::input::number(self.capacity)
                     ),
                 )
                 .into());

@@ -75,6 +75,10 @@ pub struct Certificate {
     /// Method-specific counters (iterations, nodes, phase times…).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub stats: BTreeMap<String, f64>,
+    /// How the instance file was read (`--hosts`, `--jobs`, `--format`…), written by `solve`
+    /// so that `verify` reads the instance the same way from the two files alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<serde_json::Value>,
 }
 
 impl Certificate {
@@ -90,6 +94,7 @@ impl Certificate {
             gap: None,
             seconds: 0.0,
             stats: BTreeMap::new(),
+            load: None,
         }
     }
 

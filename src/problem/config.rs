@@ -83,6 +83,37 @@ fn argument(flag: &Flag, raw: &str, reason: impl Into<String>) -> crate::Error {
     .into()
 }
 
+/// The first rejected HiGHS option of any `highs` table in a settings document (every
+/// family's solver options share [`crate::solver::HighsSettings`], wherever they sit).
+fn bad_highs(doc: &Value, at: &str) -> Option<Invalid> {
+    let Value::Object(map) = doc else {
+        return None;
+    };
+    map.iter().find_map(|(key, v)| {
+        let path = if at.is_empty() {
+            key.clone()
+        } else {
+            format!("{at}.{key}")
+        };
+        if key == "highs" && v.is_object() {
+            let h: crate::solver::HighsSettings = serde_json::from_value(v.clone()).ok()?;
+            if let Some((field, value, why)) = h.invalid() {
+                return Some(Invalid::new(&format!("{path}.{field}"), value, why));
+            }
+        }
+        bad_highs(v, &path)
+    })
+}
+
+/// [`Validate::validate`], then the HiGHS options found anywhere in the settings.
+fn validate_all<T: Serialize + Validate>(t: &T) -> std::result::Result<(), Invalid> {
+    t.validate()?;
+    match bad_highs(&serde_json::to_value(t).expect("settings serialise"), "") {
+        Some(bad) => Err(bad),
+        None => Ok(()),
+    }
+}
+
 fn in_file(file: &Path, bad: Invalid) -> crate::Error {
     InputError::new(file, Location::Field(bad.key), bad.value, bad.reason).into()
 }
@@ -91,7 +122,7 @@ fn in_file(file: &Path, bad: Invalid) -> crate::Error {
 /// ends in `.toml`): decoded and validated, errors naming `path` and the field.
 pub fn settings_of_text<T>(text: &str, path: &Path) -> Result<T>
 where
-    T: DeserializeOwned + Validate,
+    T: DeserializeOwned + Serialize + Validate,
 {
     let doc = settings_from_text(text, path)?;
     let t: T = decode(&doc).map_err(|(field, why)| {
@@ -102,7 +133,7 @@ where
         };
         InputError::new(path, loc, "", format!("malformed settings: {why}"))
     })?;
-    t.validate().map_err(|bad| in_file(path, bad))?;
+    validate_all(&t).map_err(|bad| in_file(path, bad))?;
     Ok(t)
 }
 
@@ -113,16 +144,25 @@ pub fn apply_flags<T>(file: Option<&Path>, flags: &[Applied<'_>]) -> Result<T>
 where
     T: Default + Serialize + DeserializeOwned + Validate,
 {
-    let mut current = match file {
+    let base = match file {
         Some(path) => settings_of_text(&crate::input::read_text(path)?, path)?,
         None => T::default(),
     };
+    apply_flags_over(base, flags)
+}
+
+/// `flags` written over `base` (settings or load options already read), each checked as in
+/// [`apply_flags`].
+pub fn apply_flags_over<T>(base: T, flags: &[Applied<'_>]) -> Result<T>
+where
+    T: Serialize + DeserializeOwned + Validate,
+{
+    let mut current = base;
     for &(flag, raw) in flags {
         let mut doc = serde_json::to_value(&current).expect("settings serialise");
         set_key(&mut doc, flag.key, flag_value(flag, raw));
         let t: T = decode(&doc).map_err(|(_, why)| argument(flag, raw, why))?;
-        t.validate()
-            .map_err(|bad| argument(flag, raw, bad.reason.clone()))?;
+        validate_all(&t).map_err(|bad| argument(flag, raw, bad.reason.clone()))?;
         current = t;
     }
     Ok(current)
@@ -139,6 +179,26 @@ where
         set_key(&mut doc, flag.key, flag_value(flag, raw));
     }
     let flag_of = |key: &str| table.iter().find(|f| f.key == key);
+    let missing = missing_keys::<T>(&doc);
+    if missing.len() > 1 {
+        let names: Vec<String> = missing
+            .iter()
+            .map(|k| match flag_of(k) {
+                Some(f) => match f.value {
+                    FlagValue::Takes(v) => format!("--{} {v}", f.long),
+                    FlagValue::Sets(_) => format!("--{}", f.long),
+                },
+                None => k.clone(),
+            })
+            .collect();
+        return Err(InputError::new(
+            "<arguments>",
+            Location::Argument(names.join(", ")),
+            "",
+            format!("{} options are required and missing", names.len()),
+        )
+        .into());
+    }
     let t: T = decode(&doc).map_err(|(path, why)| {
         // serde names a missing field in its message, the path being the document's root.
         let key = if path == "." {
@@ -166,6 +226,51 @@ where
         .into(),
     })?;
     Ok(t)
+}
+
+/// Every key `T` requires that `doc` lacks, not just the first: serde names one missing field
+/// per attempt, so each is filled with a stand-in (a number, else the first value the error
+/// says it expects, else a string) and the document decoded again.
+fn missing_keys<T: DeserializeOwned>(doc: &Value) -> Vec<String> {
+    let mut doc = doc.clone();
+    let mut missing: Vec<String> = Vec::new();
+    let mut tries = 0;
+    while let Err((path, why)) = decode::<T>(&doc) {
+        tries += 1;
+        if tries > 64 {
+            break;
+        }
+        let key = if path == "." && why.starts_with("missing field") {
+            let key = why.split('`').nth(1).unwrap_or_default().to_string();
+            if key.is_empty() || missing.contains(&key) {
+                break;
+            }
+            missing.push(key.clone());
+            set_key(&mut doc, &key, Value::from(0));
+            continue;
+        } else {
+            path
+        };
+        // A stand-in of the wrong type: a string next, then the first value the message
+        // expects (`unknown variant `?`, expected one of `large`, …`).
+        if !missing.contains(&key) {
+            break;
+        }
+        let pointer = format!("/{}", key.replace('.', "/"));
+        let next = match doc.pointer(&pointer) {
+            Some(Value::Number(_)) => Some("?".to_string()),
+            _ => why
+                .split_once("expected")
+                .and_then(|(_, rest)| rest.split('`').nth(1))
+                .map(str::to_string)
+                .filter(|v| v != "?"),
+        };
+        match next {
+            Some(v) => set_key(&mut doc, &key, Value::from(v)),
+            None => break,
+        }
+    }
+    missing
 }
 
 #[cfg(test)]

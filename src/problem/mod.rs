@@ -26,8 +26,8 @@ pub mod selfcheck;
 pub use crate::input::by_name as method_by_name;
 pub use certificate::{Certificate, Sense};
 pub use config::{
-    apply_flags, parse_value, settings_from_file, settings_from_text, settings_of_text,
-    spec_from_flags, Applied,
+    apply_flags, apply_flags_over, parse_value, settings_from_file, settings_from_text,
+    settings_of_text, spec_from_flags, Applied,
 };
 pub use registry::{
     find, find_study, find_sweep, registry, Answer, Entry, InstanceRef, MethodRun, SolveRequest,
@@ -296,6 +296,9 @@ pub struct Study {
     pub name: &'static str,
     /// One line.
     pub title: &'static str,
+    /// What `--time-limit` limits in this study ("each branch-and-price"), `None` when it
+    /// runs no solve a limit applies to (a simulation): the option is then refused.
+    pub limits: Option<&'static str>,
     /// Runs the study.
     pub run: fn(&StudyArgs) -> Result<String>,
 }
@@ -313,6 +316,16 @@ pub struct StudyArgs {
     pub settings: Option<std::path::PathBuf>,
     /// A folder of published data the study reads (traces, benchmark sets), where it needs one.
     pub input: Option<std::path::PathBuf>,
+    /// `--time-limit`: seconds for each solve the study makes ([`Study::limits`] says which).
+    pub time_limit: Option<f64>,
+}
+
+impl StudyArgs {
+    /// The deadline of one solve: `--time-limit` when given, else `default` (the study's own
+    /// setting; `None`: no limit).
+    pub fn deadline(&self, default: Option<f64>) -> Deadline {
+        Deadline::after(self.time_limit.or(default))
+    }
 }
 
 /// A command a family offers beyond solve, verify and generate — `vcalloc capacity pcec

@@ -2,7 +2,7 @@
 //! names, paths, flags, JSON and certificates. The CLI and the experiment runner iterate
 //! [`registry`]; this file is the only place outside a problem's folder that names one.
 
-use super::config::{apply_flags, spec_from_flags, Applied};
+use super::config::{apply_flags, apply_flags_over, spec_from_flags, Applied};
 use super::{Certificate, Common, Flag, Problem, Sense, Target};
 use crate::error::{Error, InputError, Location, Result};
 use crate::experiment::{Plot, Row};
@@ -175,6 +175,9 @@ pub trait Entry: Sync {
     ) -> Result<(String, Vec<MethodRun>)>;
     /// Reads and checks a settings file (before a sweep starts).
     fn check_settings(&self, file: &Path) -> Result<()>;
+    /// Every setting as a TOML document that `--settings` reads back: the defaults, or
+    /// `file` merged over them.
+    fn settings_toml(&self, file: Option<&Path>) -> Result<String>;
     /// The report of one sweep's rows.
     fn report(&self, set: &str, rows: &[&Row]) -> (String, Vec<Plot>);
     /// The problem's studies.
@@ -273,8 +276,14 @@ impl<P: Problem> Entry for Registered<P> {
         let inst = P::load(req.file, &load)?;
         let deadline = Deadline::after(req.time_limit);
         let sol = Self::solve_checked(&inst, method, &settings, &deadline, &P::Memo::default())?;
+        // The load options travel with the answer: `verify` reads the instance as it was read.
+        let mut json = serde_json::to_value(&sol).expect("a solution serialises");
+        let options = serde_json::to_value(&load).expect("load options serialise");
+        if !options.is_null() {
+            json["certificate"]["load"] = options;
+        }
         Ok(Answer {
-            json: serde_json::to_string_pretty(&sol).expect("a solution serialises"),
+            json: serde_json::to_string_pretty(&json).expect("a solution serialises"),
             certificate: sol.as_ref().clone(),
             table: P::table(&[&sol]),
         })
@@ -286,10 +295,22 @@ impl<P: Problem> Entry for Registered<P> {
         solution: &Path,
         flags: &[Applied<'_>],
     ) -> Result<(Vec<Violation>, String)> {
-        let load: P::Load = apply_flags(None, &of_target(flags, Target::Load))?;
-        let inst = P::load(instance, &load)?;
         let text = crate::input::read_text(solution)?;
         let sol: P::Solution = crate::input::parse_json(&text, solution, "solution")?;
+        // The options the solve recorded, then the command line's over them.
+        let recorded: P::Load = match &sol.as_ref().load {
+            Some(v) => serde_path_to_error::deserialize(v).map_err(|e| {
+                InputError::new(
+                    solution,
+                    Location::Field(format!("certificate.load.{}", e.path())),
+                    "",
+                    format!("malformed load options: {}", e.into_inner()),
+                )
+            })?,
+            None => P::Load::default(),
+        };
+        let load = apply_flags_over(recorded, &of_target(flags, Target::Load))?;
+        let inst = P::load(instance, &load)?;
         let c = sol.as_ref();
         let summary = format!(
             "{} {} solution by {} ({})",
@@ -352,6 +373,12 @@ impl<P: Problem> Entry for Registered<P> {
 
     fn check_settings(&self, file: &Path) -> Result<()> {
         Self::settings(Some(file), &[], &Common::default()).map(|_| ())
+    }
+
+    fn settings_toml(&self, file: Option<&Path>) -> Result<String> {
+        let s = Self::settings(file, &[], &Common::default())?;
+        toml::to_string_pretty(&s)
+            .map_err(|e| Error::Consistency(format!("the settings of {} as TOML: {e}", P::NAME)))
     }
 
     fn run_instance(

@@ -28,6 +28,16 @@ pub struct Instance {
     pub b: Vec<f64>,
 }
 
+/// The formats of a SOC-packing instance file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// `{"capacity": …, "d": …, "a": […], "b": […]}`.
+    Json,
+    /// CloudSmall `.cbp`: header, `D`, the `a` terms, the `b` terms.
+    Cbp,
+}
+
 impl Instance {
     /// Number of items.
     pub fn len(&self) -> usize {
@@ -133,9 +143,21 @@ impl Instance {
             }
         }
         if let Some(i) = (0..self.len()).find(|&i| !self.fits(self.a[i], self.b[i])) {
+            // Blame the term that alone overflows the bin, or both.
+            let num = crate::input::number;
+            let (field, value) = if self.a[i] > self.capacity {
+                (format!("a[{i}]"), num(self.a[i]))
+            } else if self.d * self.b[i].sqrt() > self.capacity {
+                (format!("b[{i}]"), num(self.b[i]))
+            } else {
+                (
+                    format!("a[{i}], b[{i}]"),
+                    format!("{}, {}", num(self.a[i]), num(self.b[i])),
+                )
+            };
             return Err(bad(
-                format!("a[{i}]"),
-                self.a[i].to_string(),
+                field,
+                value,
                 &format!(
                     "the item alone needs a + D·√b = {} > the capacity {}",
                     self.size(i),
@@ -146,14 +168,37 @@ impl Instance {
         Ok(())
     }
 
-    /// Reads `path`: JSON when it ends in `.json`, `.cbp` otherwise.
+    /// Reads `path` (`-`: standard input) in the format of [`Instance::parse`].
     pub fn load_file(path: &Path) -> Result<Instance> {
-        Instance::from_text(&crate::input::read_text(path)?, path)
+        Instance::load_as(path, None)
     }
 
-    /// Parses the text of `path` in the format its name says (as [`Instance::load_file`]).
+    /// Reads `path` in `format`, or as [`Instance::parse`] chooses when `None`.
+    pub fn load_as(path: &Path, format: Option<Format>) -> Result<Instance> {
+        Instance::parse(&crate::input::read_text(path)?, path, format)
+    }
+
+    /// Parses the text of `path` in the format its name or content says.
     pub fn from_text(text: &str, path: &Path) -> Result<Instance> {
-        let inst: Instance = if path.extension().is_some_and(|e| e == "json") {
+        Instance::parse(text, path, None)
+    }
+
+    /// Parses `text` in `format`; when `None`, the format the extension of `path` names
+    /// (`.json`, `.cbp`), else JSON when the content opens with `{`, `.cbp` otherwise.
+    pub fn parse(text: &str, path: &Path, format: Option<Format>) -> Result<Instance> {
+        let format = format
+            .or_else(|| {
+                crate::input::format_by_extension(
+                    path,
+                    &[("json", Format::Json), ("cbp", Format::Cbp)],
+                )
+            })
+            .unwrap_or(if crate::input::looks_like_json(text) {
+                Format::Json
+            } else {
+                Format::Cbp
+            });
+        let inst: Instance = if format == Format::Json {
             crate::input::parse_json(text, path, "JSON")?
         } else {
             Instance::from_cbp(text, path)?

@@ -16,7 +16,7 @@ mod study;
 #[cfg(test)]
 mod tests;
 
-pub use instance::Instance;
+pub use instance::{Format, Instance};
 pub use pricing::{PricingSettings, SocKnapsack};
 pub use problem::SocPacking;
 pub use solve::{solve, verify, Method, Settings, Solution};

@@ -7,6 +7,7 @@ use crate::error::Result;
 use crate::problem::{Common, Flag, Invalid, Problem, Sense, Study, Target, Validate};
 use crate::solver::Deadline;
 use crate::Violation;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// The SOC-capacity bin-packing family.
@@ -31,6 +32,16 @@ impl Validate for Settings {
     }
 }
 
+/// How an instance file is read.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Load {
+    /// The file's format (by default its extension's, else its content's).
+    pub format: Option<super::Format>,
+}
+
+impl Validate for Load {}
+
 const G: Target = Target::Spec;
 
 impl Problem for SocPacking {
@@ -42,7 +53,7 @@ impl Problem for SocPacking {
     type Solution = Solution;
     type Method = Method;
     type Settings = Settings;
-    type Load = ();
+    type Load = Load;
     type Spec = Spec;
     type Memo = ();
 
@@ -54,6 +65,13 @@ impl Problem for SocPacking {
                 "bp.node_limit",
                 "N",
                 "bp: search nodes at most (default 100000)",
+            ),
+            Flag::takes(
+                "format",
+                Target::Load,
+                "format",
+                "json|cbp",
+                "Input format (default: the extension's, else the content's)",
             ),
             Flag::sets(
                 "no-dive",
@@ -94,8 +112,8 @@ impl Problem for SocPacking {
 
     fn configure(_settings: &mut Settings, _common: &Common) {}
 
-    fn load(path: &Path, _load: &()) -> Result<Instance> {
-        Instance::load_file(path)
+    fn load(path: &Path, load: &Load) -> Result<Instance> {
+        Instance::load_as(path, load.format)
     }
 
     fn solve(
@@ -145,6 +163,7 @@ impl Problem for SocPacking {
         vec![Study {
             name: "socbp-cloud",
             title: "Branch-and-price on the CloudSmall .cbp set (--input: a folder with optima.tsv): proven optimal, times, against the published bounds",
+            limits: Some("each instance: its branch-and-price (instead of `study_seconds`)"),
             run: super::study::run,
         }]
     }

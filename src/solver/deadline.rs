@@ -30,10 +30,15 @@ impl Deadline {
         Deadline { end: None }
     }
 
-    /// A limit `seconds` from now; `None` means no limit.
+    /// A limit `seconds` from now; `None` means no limit. A limit the clock cannot represent
+    /// (beyond about 10¹⁸ s, or not a number) is no limit: a settings file asking for
+    /// `1e308` seconds means "never stop", not a panic.
     pub fn after(seconds: Option<f64>) -> Self {
         Deadline {
-            end: seconds.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0))),
+            end: seconds.and_then(|s| {
+                let d = Duration::try_from_secs_f64(s.max(0.0)).ok()?;
+                Instant::now().checked_add(d)
+            }),
         }
     }
 
@@ -86,7 +91,8 @@ impl Deadline {
             (Some(a), Some(b)) => Deadline {
                 end: Some(a.min(b)),
             },
-            _ => cap,
+            (_, None) => *self,
+            (None, Some(_)) => cap,
         }
     }
 
@@ -125,5 +131,17 @@ mod tests {
         assert!(Deadline::none().keeping(|_| 5.0).remaining_secs().is_none());
         assert!(Deadline::none().at_least(1.0).remaining_secs().is_none());
         assert!(Deadline::none().capped(3.0).remaining_secs().unwrap() <= 3.0);
+    }
+
+    #[test]
+    fn limits_beyond_the_clock_are_no_limit() {
+        for s in [1e19, 1e300, f64::MAX, f64::INFINITY] {
+            assert!(Deadline::after(Some(s)).remaining_secs().is_none(), "{s}");
+            // A cap the clock cannot hold keeps the deadline it caps.
+            let d = Deadline::after(Some(10.0)).capped(s);
+            assert!(d.remaining_secs().unwrap() <= 10.0, "{s}");
+            let kept = Deadline::after(Some(5.0)).at_least(s);
+            assert!(kept.remaining_secs().is_none(), "{s}");
+        }
     }
 }

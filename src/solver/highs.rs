@@ -65,6 +65,61 @@ impl Default for HighsSettings {
     }
 }
 
+impl HighsSettings {
+    /// The first field HiGHS would refuse (its option's range), as `(field, value, reason)`:
+    /// checked when settings are read, so the error names the file and the key rather than
+    /// failing as a solver error in the middle of a solve.
+    pub fn invalid(&self) -> Option<(&'static str, String, &'static str)> {
+        let num = crate::input::number;
+        let tolerance = |v: f64| v.is_finite() && (1e-10..=1.0).contains(&v);
+        if !(self.mip_rel_gap.is_finite() && self.mip_rel_gap >= 0.0) {
+            return Some((
+                "mip_rel_gap",
+                num(self.mip_rel_gap),
+                "must be a finite number ≥ 0",
+            ));
+        }
+        if !(self.mip_abs_gap.is_finite() && self.mip_abs_gap >= 0.0) {
+            return Some((
+                "mip_abs_gap",
+                num(self.mip_abs_gap),
+                "must be a finite number ≥ 0",
+            ));
+        }
+        if !tolerance(self.feasibility_tolerance) {
+            let v = num(self.feasibility_tolerance);
+            return Some((
+                "feasibility_tolerance",
+                v,
+                "must be in [1e-10, 1] (HiGHS's range)",
+            ));
+        }
+        if !tolerance(self.mip_feasibility_tolerance) {
+            let v = num(self.mip_feasibility_tolerance);
+            return Some((
+                "mip_feasibility_tolerance",
+                v,
+                "must be in [1e-10, 1] (HiGHS's range)",
+            ));
+        }
+        if self.random_seed < 0 {
+            return Some(("random_seed", self.random_seed.to_string(), "must be ≥ 0"));
+        }
+        if !["choose", "simplex", "ipm", "pdlp"].contains(&self.lp_algorithm.as_str()) {
+            let why = "must be choose, simplex, ipm or pdlp";
+            return Some(("lp_algorithm", self.lp_algorithm.clone(), why));
+        }
+        if !(0..=4).contains(&self.simplex_strategy) {
+            let why = "must be 0 (choose), 1 (dual), 2, 3 or 4 (primal)";
+            return Some(("simplex_strategy", self.simplex_strategy.to_string(), why));
+        }
+        if let Some(n) = self.mip_max_nodes.filter(|&n| n < 0) {
+            return Some(("mip_max_nodes", n.to_string(), "must be ≥ 0"));
+        }
+        None
+    }
+}
+
 /// What HiGHS concluded, after our checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LinearStatus {
@@ -110,22 +165,79 @@ fn set<V: highs::HighsOptionValue>(model: &mut highs::Model, name: &str, value: 
 /// HiGHS's `kHighsStatusOk`.
 const STATUS_OK: highs_sys::HighsInt = 0;
 
-/// HiGHS interrupt callback: asks HiGHS to stop once the `Option<Instant>` behind `user` has
-/// passed, or once the process is interrupted (Ctrl-C).
+/// What HiGHS last reported, for the live log.
+#[derive(Debug, Default, Clone, Copy)]
+struct Figures {
+    mip_reported: bool,
+    primal: f64,
+    dual: f64,
+    gap: f64,
+    nodes: i64,
+    lp_iterations: i64,
+    simplex_iterations: i32,
+    ipm_iterations: i32,
+}
+
+impl Figures {
+    fn line(&self, mip: bool) -> String {
+        use super::progress::{figure, gap};
+        match (mip, self.mip_reported) {
+            (true, true) => format!(
+                "HiGHS MIP  incumbent {}  bound {}  gap {}  nodes {}  LP iterations {}",
+                figure(self.primal),
+                figure(self.dual),
+                gap(self.gap),
+                self.nodes,
+                self.lp_iterations
+            ),
+            (true, false) => "HiGHS MIP  presolve and root LP".into(),
+            (false, _) => format!(
+                "HiGHS LP  iterations {} (simplex), {} (interior point)",
+                self.simplex_iterations, self.ipm_iterations
+            ),
+        }
+    }
+}
+
+/// What the HiGHS callback is given: the deadline, and the figures the live log shows.
+struct Watch {
+    end: Option<Instant>,
+    figures: std::sync::Mutex<Figures>,
+}
+
+/// HiGHS callback: asks HiGHS to stop once the deadline behind `user` has passed, or once the
+/// process is interrupted (Ctrl-C, SIGTERM); keeps what HiGHS reports (incumbent, dual bound,
+/// gap, nodes, iterations) for the live log.
 unsafe extern "C" fn interrupt_at(
-    _kind: std::ffi::c_int,
+    kind: std::ffi::c_int,
     _message: *const std::ffi::c_char,
-    _out: *const highs_sys::HighsCallbackDataOut,
+    out: *const highs_sys::HighsCallbackDataOut,
     data_in: *mut highs_sys::HighsCallbackDataIn,
     user: *mut std::ffi::c_void,
 ) {
-    // SAFETY: `user` is the boxed `Option<Instant>` registered by `solve`, alive for the whole
-    // run; `data_in` is HiGHS's own input block for this call (null for callbacks without one).
+    // SAFETY: `user` is the boxed `Watch` registered by `solve`, alive for the whole run;
+    // `data_in` and `out` are HiGHS's own blocks for this call (null for callbacks without
+    // one), read or written only during it.
     unsafe {
-        let end = &*(user as *const Option<Instant>);
-        if !data_in.is_null() && (super::interrupted() || end.is_some_and(|e| Instant::now() >= e))
+        let watch = &*(user as *const Watch);
+        if !data_in.is_null()
+            && (super::interrupted() || watch.end.is_some_and(|e| Instant::now() >= e))
         {
             (*data_in).user_interrupt = 1;
+        }
+        let (Some(o), Ok(mut f)) = (out.as_ref(), watch.figures.try_lock()) else {
+            return;
+        };
+        if kind == highs_sys::kHighsCallbackMipInterrupt as std::ffi::c_int {
+            f.mip_reported = true;
+            f.primal = o.mip_primal_bound;
+            f.dual = o.mip_dual_bound;
+            f.gap = o.mip_gap;
+            f.nodes = o.mip_node_count;
+            f.lp_iterations = o.mip_total_lp_iterations;
+        } else {
+            f.simplex_iterations = o.simplex_iteration_count;
+            f.ipm_iterations = o.ipm_iteration_count;
         }
     }
 }
@@ -202,11 +314,14 @@ pub fn solve(
     // few thousand columns ran 1–2.5 s past it); the interrupt callbacks are called from
     // inside its simplex, interior-point and branch-and-bound loops. They are set even without
     // a limit, for Ctrl-C.
-    let end = Box::new(deadline.end_instant());
-    let data = (&*end as *const Option<Instant>)
+    let watch = Box::new(Watch {
+        end: deadline.end_instant(),
+        figures: Default::default(),
+    });
+    let data = (&*watch as *const Watch)
         .cast_mut()
         .cast::<std::ffi::c_void>();
-    // SAFETY: `m` wraps a live Highs instance; `end` is boxed (its address is stable) and
+    // SAFETY: `m` wraps a live Highs instance; `watch` is boxed (its address is stable) and
     // lives to the end of this function, past `try_solve`, the only call that runs callbacks.
     unsafe {
         let ptr = m.as_mut_ptr();
@@ -225,8 +340,11 @@ pub fn solve(
             }
         }
     }
-    let solved = m
-        .try_solve()
+    let status = || {
+        let f = *watch.figures.lock().unwrap_or_else(|e| e.into_inner());
+        f.line(mip)
+    };
+    let solved = super::progress::while_running(|| m.try_solve(), status)
         .map_err(|e| Error::Highs(format!("run failed: {e:?}")))?;
     let raw = solved.status();
     let has_point = solved.primal_solution_status() == HighsSolutionStatus::Feasible;

@@ -12,6 +12,7 @@ mod expcone;
 mod highs;
 mod linear;
 mod lp_format;
+pub mod progress;
 mod socp;
 
 pub use self::highs::{solve, HighsSettings, LinearOutcome, LinearStatus};

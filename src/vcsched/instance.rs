@@ -76,6 +76,16 @@ pub struct Instance {
     pub budget: Option<f64>,
 }
 
+/// The formats of a VCSched instance file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// The JSON document (every feature: parallel jobs, adaptations).
+    Json,
+    /// `cpu,mem[,name]` per line; the host count from `--hosts`.
+    Csv,
+}
+
 impl Instance {
     /// Builds and validates an instance from numbers (`file` names the source in errors).
     pub fn new(hosts: usize, jobs: Vec<Job>, file: &Path) -> Result<Self> {
@@ -197,6 +207,7 @@ impl Instance {
         }
         for (i, j) in self.jobs.iter().enumerate() {
             check_fraction(j.cpu, file, field(format!("jobs[{i}].cpu")))?;
+            check_least_cpu(j.cpu, file, field(format!("jobs[{i}].cpu")))?;
             check_fraction(j.mem, file, field(format!("jobs[{i}].mem")))?;
             if j.tasks == 0 || j.tasks > MAX_TASKS {
                 return Err(InputError::new(
@@ -246,13 +257,30 @@ impl Instance {
         Ok(())
     }
 
-    /// Reads an instance: JSON unless the file name ends in `.csv`; `hosts` is required for
-    /// CSV and, for JSON, overrides nothing (giving it is an error if it disagrees).
+    /// Reads an instance (`-`: standard input) in the format its extension names (`.json`,
+    /// `.csv`), else the content's (JSON when it opens with `{`, CSV otherwise); `hosts` is
+    /// required for CSV and, for JSON, overrides nothing (giving it is an error if it
+    /// disagrees).
     pub fn load(path: &Path, hosts: Option<usize>) -> Result<Self> {
+        Self::load_as(path, hosts, None)
+    }
+
+    /// [`Instance::load`] with the format given (`--format`), or chosen as there when `None`.
+    pub fn load_as(path: &Path, hosts: Option<usize>, format: Option<Format>) -> Result<Self> {
         let text = crate::input::read_text(path)?;
-        let is_csv = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+        let format = format
+            .or_else(|| {
+                crate::input::format_by_extension(
+                    path,
+                    &[("json", Format::Json), ("csv", Format::Csv)],
+                )
+            })
+            .unwrap_or(if crate::input::looks_like_json(&text) {
+                Format::Json
+            } else {
+                Format::Csv
+            });
+        let is_csv = format == Format::Csv;
         if is_csv {
             let h = hosts.ok_or_else(|| {
                 InputError::new(
@@ -332,7 +360,10 @@ impl Instance {
                 let v: f64 = cells[k]
                     .parse()
                     .map_err(|_| InputError::new(file, loc.clone(), cells[k], "not a number"))?;
-                check_fraction(v, file, loc)?;
+                check_fraction(v, file, loc.clone())?;
+                if col == "cpu" {
+                    check_least_cpu(v, file, loc)?;
+                }
                 Ok(v)
             };
             jobs.push(Job {
@@ -378,6 +409,20 @@ pub fn check_budget(b: f64, file: impl AsRef<Path>, loc: Location) -> Result<()>
     Err(InputError::new(file.as_ref(), loc, b.to_string(), reason).into())
 }
 
+/// The least CPU need: HiGHS rejects the MILP of a need near 1e-30 and proves a wrong bound
+/// near 1e-9 (the yield variables are scaled by `1/α`), so smaller needs are input errors.
+pub const MIN_CPU: f64 = 1e-6;
+
+fn check_least_cpu(v: f64, file: &Path, loc: Location) -> Result<()> {
+    if v >= MIN_CPU {
+        return Ok(());
+    }
+    let why = format!(
+        "must be at least {MIN_CPU:e} of a host: a smaller need is below the solvers' tolerances"
+    );
+    Err(InputError::new(file, loc, crate::input::number(v), why).into())
+}
+
 fn check_fraction(v: f64, file: &Path, loc: Location) -> Result<()> {
     let reason = if v.is_nan() {
         "not a number (NaN)"
@@ -390,5 +435,5 @@ fn check_fraction(v: f64, file: &Path, loc: Location) -> Result<()> {
     } else {
         return Ok(());
     };
-    Err(InputError::new(file, loc, v.to_string(), reason).into())
+    Err(InputError::new(file, loc, crate::input::number(v), reason).into())
 }

@@ -77,9 +77,16 @@ impl Method {
             Method::Sg => "greedy, jobs by decreasing memory",
             Method::Gb => "greedy with backtracking, file order",
             Method::Sgb => "greedy with backtracking, decreasing memory",
-            Method::Mcb(_) => {
-                "multi-capacity bin packing with a binary search on the yield (variant k)"
-            }
+            Method::Mcb(k) => match *k {
+                1 => "multi-capacity bin packing, binary search on the yield; jobs by CPU + memory, ascending",
+                2 => "multi-capacity bin packing, binary search on the yield; jobs by max − min need, ascending",
+                3 => "multi-capacity bin packing, binary search on the yield; jobs by max / min need, ascending",
+                4 => "multi-capacity bin packing, binary search on the yield; jobs by largest need, ascending",
+                5 => "multi-capacity bin packing, binary search on the yield; jobs by CPU + memory, descending",
+                6 => "multi-capacity bin packing, binary search on the yield; jobs by max − min need, descending",
+                7 => "multi-capacity bin packing, binary search on the yield; jobs by max / min need, descending",
+                _ => "multi-capacity bin packing, binary search on the yield; jobs by largest need, descending (the paper's best)",
+            },
             Method::Rrnd => "randomised rounding of the relaxation",
             Method::Rrnz => "randomised rounding with no zero probability",
             Method::Adapt => {

@@ -30,7 +30,7 @@ pub use allocation::{
     allocate, host_loads, memory_feasible, placement_min_yield, Allocation, Placement,
 };
 pub use generate::{generate, Spec};
-pub use instance::{Instance, Job, BUDGET_TOLERANCE, MAX_HOSTS, MAX_TASKS};
+pub use instance::{Format, Instance, Job, BUDGET_TOLERANCE, MAX_HOSTS, MAX_TASKS};
 pub use method::{solve, solve_sharing, solve_within, Method, Settings, SharedRelaxation};
 pub use problem::{GenSpec, Load, VcSched};
 pub use sweeps::ADAPT_BUDGETS;

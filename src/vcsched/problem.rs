@@ -20,6 +20,8 @@ pub struct VcSched;
 pub struct Load {
     /// Hosts of a CSV instance (a JSON instance names its own).
     pub hosts: Option<usize>,
+    /// The file's format (by default its extension's, else its content's).
+    pub format: Option<super::Format>,
 }
 
 impl Validate for Load {}
@@ -120,6 +122,13 @@ impl Problem for VcSched {
                 "hosts",
                 "N",
                 "Number of hosts, for a CSV instance",
+            ),
+            Flag::takes(
+                "format",
+                Target::Load,
+                "format",
+                "json|csv",
+                "Input format (default: the extension's, else the content's: `{` → JSON)",
             ),
             Flag::takes(
                 "budget",
@@ -226,7 +235,7 @@ impl Problem for VcSched {
     }
 
     fn load(path: &Path, load: &Load) -> Result<Instance> {
-        Instance::load(path, load.hosts)
+        Instance::load_as(path, load.hosts, load.format)
     }
 
     fn solve(

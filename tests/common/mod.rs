@@ -43,6 +43,22 @@ pub fn small_evolving_instance(path: &str) {
     );
 }
 
+/// Generates a small rebalance instance (2–3 nodes, seed 1) to `path`.
+pub fn small_rebalance_instance(path: &str) {
+    vcalloc_ok(&[
+        "generate",
+        "rebalance",
+        "--seed",
+        "1",
+        "--nodes-min",
+        "2",
+        "--nodes-max",
+        "3",
+        "--output",
+        path,
+    ]);
+}
+
 /// `results.csv` as text without its `seconds` cells: every other byte must match.
 pub fn csv_without_seconds(dir: &Path) -> String {
     let text = std::fs::read_to_string(dir.join("results.csv")).unwrap();
