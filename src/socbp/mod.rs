@@ -8,6 +8,7 @@
 pub mod generate;
 mod instance;
 mod lagrange;
+mod normal;
 mod pricing;
 mod problem;
 pub mod selfcheck;
