@@ -6,9 +6,9 @@
 //! distinct weights) the unit master did not converge in 10 s; the aggregated one does in
 //! well under a second (docs/results.md).
 
-use super::enumerate::maximal_columns;
 use super::instance::Instance;
-use super::pricing::{BinKnapsack, PricingSettings};
+use crate::colgen::vector::maximal_columns;
+use crate::colgen::vector::{BinKnapsack, PricingSettings};
 use crate::colgen::{
     close_by_enumeration, integer_bins, root_dives, run, BpSettings, CgSettings, Column,
     CoveringMaster, Priced, Pricing,

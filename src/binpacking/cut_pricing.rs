@@ -11,7 +11,7 @@
 //!   decided the rest of the bin is read back from the table, which is exact because no
 //!   penalty touches the free items.
 
-use super::pricing::{BinKnapsack, PricingSettings};
+use crate::colgen::vector::{BinKnapsack, PricingSettings};
 use crate::colgen::{CutPricing, Priced, Pricing, Triple};
 use crate::error::Result;
 use crate::solver::Deadline;

@@ -5,10 +5,8 @@
 
 mod aggregate;
 mod cut_pricing;
-mod enumerate;
 mod instance;
 mod local;
-mod pricing;
 mod problem;
 mod repack;
 pub mod selfcheck;
@@ -18,9 +16,9 @@ mod subset_sums;
 #[cfg(test)]
 mod tests;
 
+pub use crate::colgen::vector::{BinKnapsack, PricingSettings};
 pub use cut_pricing::CutKnapsack;
 pub use instance::{Format, Instance};
-pub use pricing::{BinKnapsack, PricingSettings};
 pub use problem::BinPacking;
 pub use solve::{solve, verify, Method, Settings, Solution};
 

@@ -4,7 +4,7 @@ use super::aggregate::{self, Types};
 use super::cut_pricing::CutKnapsack;
 use super::instance::Instance;
 use super::local::{self, LocalSettings};
-use super::pricing::{BinKnapsack, PricingSettings};
+use crate::colgen::vector::{fit_decreasing, BinKnapsack, PricingSettings};
 use crate::colgen::{
     branch_and_price, check_partition, partition, subset_row_root, unit_columns, BpEnd, BpSettings,
     CgSettings, CutSettings,
@@ -130,45 +130,6 @@ pub struct Solution {
 
 crate::certified!(Solution);
 
-/// First or best fit, items by decreasing size (summed relative weights; ties by index);
-/// best fit: the bin left with the least summed relative room.
-fn fit_decreasing(inst: &Instance, best: bool) -> Vec<Vec<usize>> {
-    let mut order: Vec<usize> = (0..inst.len()).collect();
-    order.sort_by(|&a, &b| inst.size(b).total_cmp(&inst.size(a)).then(a.cmp(&b)));
-    let mut bins: Vec<(Vec<u64>, Vec<usize>)> = Vec::new();
-    let fill = |load: &[u64]| -> f64 {
-        load.iter()
-            .zip(&inst.capacity)
-            .map(|(&l, &c)| l as f64 / c as f64)
-            .sum()
-    };
-    for i in order {
-        let w = &inst.items[i];
-        let fits = bins.iter().enumerate().filter(|(_, b)| {
-            b.0.iter()
-                .zip(w)
-                .zip(&inst.capacity)
-                .all(|((&l, &x), &c)| l + x <= c)
-        });
-        let pick = if best {
-            fits.max_by(|a, b| fill(&a.1 .0).total_cmp(&fill(&b.1 .0)).then(b.0.cmp(&a.0)))
-                .map(|(k, _)| k)
-        } else {
-            fits.map(|(k, _)| k).next()
-        };
-        match pick {
-            Some(k) => {
-                for (l, x) in bins[k].0.iter_mut().zip(w) {
-                    *l += x;
-                }
-                bins[k].1.push(i);
-            }
-            None => bins.push((w.clone(), vec![i])),
-        }
-    }
-    bins.into_iter().map(|b| b.1).collect()
-}
-
 /// Runs `method` on `inst` within `deadline`.
 pub fn solve(
     inst: &Instance,
@@ -181,12 +142,12 @@ pub fn solve(
     let mut certificate = Certificate::new(super::NAME, method.name(), Sense::Minimize);
     let bins = match method {
         Method::Ffd | Method::Bfd => {
-            let bins = fit_decreasing(inst, method == Method::Bfd);
+            let bins = fit_decreasing(&inst.items, &inst.capacity, method == Method::Bfd);
             certificate.scored(bins.len() as f64, volume, 0.0);
             bins
         }
         Method::Cg | Method::Bp => {
-            let mut start = fit_decreasing(inst, true);
+            let mut start = fit_decreasing(&inst.items, &inst.capacity, true);
             let (mut lower, mut root_lp, mut columns) = (inst.volume_bound(), f64::NAN, 0);
             let mut enumerated: Option<usize> = None;
             let mut convergence = None;

@@ -1,9 +1,9 @@
 //! Branch-and-price against brute force on tiny random instances, the pricing against
 //! enumeration, heuristics never below the optimum.
 
-use super::pricing::{BinKnapsack, PricingSettings};
 use super::selfcheck::{self, random};
 use super::*;
+use crate::colgen::vector::{BinKnapsack, PricingSettings};
 use crate::colgen::BranchPricing;
 use crate::problem::selfcheck::CaseReport;
 use crate::solver::Deadline;

@@ -71,6 +71,13 @@ pub struct BpSettings {
     pub strong_depth: u32,
     /// Reduced-cost enumeration at the root when a gap is left (where the pricing can).
     pub enumeration: EnumerationSettings,
+    /// Decision mode, set by a caller (never read from a file): only packings of at most
+    /// `target` bins matter. Every node whose bound exceeds `target` is pruned, each node's
+    /// column generation stops once its bound does ([`CgSettings::cutoff`]), and the search
+    /// ends at the first packing of at most `target` bins ([`BpEnd::Target`]). Ended
+    /// otherwise with a bound above `target`, it proves that no such packing exists.
+    #[serde(skip)]
+    pub target: Option<u64>,
 }
 
 impl Default for BpSettings {
@@ -95,6 +102,7 @@ impl Default for BpSettings {
             strong_candidates: 1,
             strong_depth: 20,
             enumeration: EnumerationSettings::default(),
+            target: None,
         }
     }
 }
@@ -128,6 +136,8 @@ pub enum BpEnd {
     /// A node's column generation could not be settled (pricing limit): the bound holds but
     /// the tree is incomplete.
     Incomplete,
+    /// Decision mode ([`BpSettings::target`]): a packing of at most `target` bins was found.
+    Target,
 }
 
 /// What the search found.
@@ -226,8 +236,17 @@ pub fn branch_and_price<P: BranchPricing>(
     // The least bound of a node that could be neither closed nor split.
     let mut stuck: Option<u64> = None;
     let mut last_log = Instant::now();
+    // The size a packing must beat: the incumbent's, or in decision mode at most `target + 1`.
+    let beat = |incumbent: &[Column]| {
+        let n = incumbent.len() as u64;
+        settings.target.map_or(n, |t| n.min(t.saturating_add(1)))
+    };
+    let mut node_cg = settings.cg.clone();
     let end = loop {
-        let best = incumbent.len() as u64;
+        let best = beat(&incumbent);
+        if settings.target.is_some_and(|t| incumbent.len() as u64 <= t) {
+            break BpEnd::Target;
+        }
         heap.retain(|n| n.bound < best);
         if heap.is_empty() {
             break BpEnd::Optimal;
@@ -250,13 +269,10 @@ pub fn branch_and_price<P: BranchPricing>(
             settings.pool_per_row,
         )?;
         let preset = master.len();
-        let cg = run(
-            &mut master,
-            pricing,
-            &settings.cg,
-            node.bound as f64,
-            deadline,
-        )?;
+        if settings.target.is_some() {
+            node_cg.cutoff = Some(best as f64);
+        }
+        let cg = run(&mut master, pricing, &node_cg, node.bound as f64, deadline)?;
         let mut node_bound = ceil_with_tolerance(cg.bound).max(node.bound);
         // The node's LP optimum is pinned down to its ceiling.
         let settled = node_bound >= ceil_with_tolerance(cg.master_value);
@@ -268,13 +284,13 @@ pub fn branch_and_price<P: BranchPricing>(
         // The preset columns are in the pool already (or are the group columns).
         remember(&mut pool, &cols[preset..]);
         let whole = integral(&cg.primal);
-        if nodes == 1 && !whole && node_bound < incumbent.len() as u64 {
+        if nodes == 1 && !whole && node_bound < best {
             // The root's duals decide which columns a better cover could use.
             let closure = close_by_enumeration(
                 &mut master,
                 pricing,
                 &settings.cg,
-                incumbent.len() as u64 - 1,
+                best - 1,
                 &settings.enumeration,
                 deadline,
             )?;
@@ -299,7 +315,7 @@ pub fn branch_and_price<P: BranchPricing>(
                 pricing,
                 settings,
                 node_bound,
-                incumbent.len() as u64,
+                beat(&incumbent),
                 deadline,
             )?;
             remember(&mut pool, master.columns());
@@ -313,7 +329,7 @@ pub fn branch_and_price<P: BranchPricing>(
             .chain(stuck)
             .fold(node_bound, u64::min);
         if settings.integer_seconds > 0.0
-            && lower < incumbent.len() as u64
+            && lower < beat(&incumbent)
             && (nodes == 1 || nodes % settings.integer_every.max(1) == 0)
             && !deadline.expired()
         {
@@ -332,7 +348,7 @@ pub fn branch_and_price<P: BranchPricing>(
             cg.termination,
             incumbent.len()
         );
-        if node_bound >= incumbent.len() as u64 || (whole && settled) {
+        if node_bound >= beat(&incumbent) || (whole && settled) {
             continue;
         }
         let strong = settings.strong_candidates > 1 && node.depth < settings.strong_depth;
@@ -353,7 +369,7 @@ pub fn branch_and_price<P: BranchPricing>(
             continue;
         };
         let mut child_bounds = [node_bound; 2];
-        let best = incumbent.len() as u64;
+        let best = beat(&incumbent);
         if strong && candidates.len() > 1 {
             // Strong branching: both children of each candidate by column generation; the
             // pair closing most children wins, then the higher least child bound, then the
@@ -382,7 +398,7 @@ pub fn branch_and_price<P: BranchPricing>(
                         settings.pool_per_row,
                     )?;
                     let pre = m.len();
-                    let out = run(&mut m, pricing, &settings.cg, node_bound as f64, deadline)?;
+                    let out = run(&mut m, pricing, &node_cg, node_bound as f64, deadline)?;
                     remember(&mut pool, &m.columns()[pre..]);
                     bounds[side] = ceil_with_tolerance(out.bound).max(node_bound);
                     value += out.master_value.min(best as f64);
@@ -438,7 +454,7 @@ pub fn branch_and_price<P: BranchPricing>(
             );
         }
     };
-    let best = incumbent.len() as u64;
+    let best = beat(&incumbent);
     let bound = heap
         .iter()
         .map(|n| n.bound)
@@ -448,7 +464,9 @@ pub fn branch_and_price<P: BranchPricing>(
         .min(best);
     // A search that met its bound is optimal whatever stopped it; one that ran out of nodes
     // below a stuck node's bound is incomplete.
-    let end = if bound >= best {
+    let end = if end == BpEnd::Target {
+        end
+    } else if bound >= best {
         BpEnd::Optimal
     } else if end == BpEnd::Optimal {
         BpEnd::Incomplete

@@ -63,6 +63,14 @@ pub struct CgSettings {
     /// Seconds the first master LP gets even past the deadline: without a master there is
     /// nothing to report.
     pub first_master_seconds: f64,
+    /// Set by a caller that prunes at an integer bound (never read from a file): stop once
+    /// `⌈bound⌉ ≥ cutoff` ([`Termination::Cutoff`]).
+    #[serde(skip)]
+    pub cutoff: Option<f64>,
+    /// Set by a caller that only asks whether the LP optimum exceeds this value (never read
+    /// from a file): stop once the master value is at most it ([`Termination::Hopeless`]).
+    #[serde(skip)]
+    pub give_up_at: Option<f64>,
 }
 
 impl Default for CgSettings {
@@ -80,6 +88,8 @@ impl Default for CgSettings {
             tail_iterations: 20,
             tail_gap: 1e-4,
             first_master_seconds: 1.0,
+            cutoff: None,
+            give_up_at: None,
         }
     }
 }
@@ -101,6 +111,10 @@ pub enum Termination {
     /// The pricing found no improving column but could not prove there is none (its own
     /// work limit); the master value is then not proven optimal.
     PricingLimit,
+    /// `⌈bound⌉` reached the caller's [`CgSettings::cutoff`].
+    Cutoff,
+    /// The master value fell to the caller's [`CgSettings::give_up_at`].
+    Hopeless,
 }
 
 /// One iteration, for logs and reports.
@@ -203,7 +217,10 @@ impl CgOutcome {
             converged: self.termination == Termination::Converged,
             settled: matches!(
                 self.termination,
-                Termination::Converged | Termination::BoundClosed | Termination::TailingOff
+                Termination::Converged
+                    | Termination::BoundClosed
+                    | Termination::TailingOff
+                    | Termination::Cutoff
             ),
             bound: self.bound,
             master: self.master_value,
@@ -322,6 +339,15 @@ pub fn run<P: Pricing>(
             }
             if closed(settings, bound, last.value) {
                 break Termination::BoundClosed;
+            }
+            if settings
+                .cutoff
+                .is_some_and(|c| ceil_with_tolerance(bound) as f64 >= c)
+            {
+                break Termination::Cutoff;
+            }
+            if settings.give_up_at.is_some_and(|g| last.value <= g) {
+                break Termination::Hopeless;
             }
             if !was_settled && settled(bound, last.value) {
                 was_settled = true;

@@ -3,6 +3,7 @@
 
 use super::allocation::{allocate_within, memory_feasible, Placement};
 use super::instance::{Instance, BUDGET_TOLERANCE};
+use super::packing::{self, PackingSettings};
 use super::relaxation::{self, Route};
 use super::solution::{JobGrant, Solution};
 use super::{adapt, greedy, mcb, milp, relabel, rounding};
@@ -148,6 +149,8 @@ pub struct Settings {
     /// budget-free route (see `models/vcsched.md`); a node count keeps the result
     /// deterministic, where a time slice would not.
     pub adapt_direct_nodes: i32,
+    /// `exact`: the vector-packing bound and proof where its own search leaves a gap.
+    pub packing: PackingSettings,
     /// Options passed to HiGHS.
     pub highs: HighsSettings,
 }
@@ -167,6 +170,7 @@ impl Default for Settings {
             exact_max_nodes: 2_000_000,
             budget: None,
             adapt_direct_nodes: 100,
+            packing: PackingSettings::default(),
             highs: HighsSettings::default(),
         }
     }
@@ -198,6 +202,7 @@ impl Validate for Settings {
         if self.max_attempts == 0 {
             return Err(Invalid::new("max_attempts", 0, "must be at least 1"));
         }
+        self.packing.check()?;
         if self.highs.threads == 0 {
             return Err(Invalid::new("highs.threads", 0, "must be at least 1"));
         }
@@ -347,8 +352,8 @@ pub fn solve_sharing(
         }
         (Method::Exact, Some(ub)) => {
             let o = super::exact::solve(flat, ub, settings.exact_max_nodes, &deadline);
-            Found {
-                placement: o.placement,
+            let found = Found {
+                placement: o.placement.clone(),
                 bound: Some(o.bound),
                 infeasible: o.infeasible,
                 stats: BTreeMap::new(),
@@ -356,7 +361,12 @@ pub fn solve_sharing(
             .stat("nodes", o.nodes as f64)
             .stat("exhausted", f64::from(u8::from(o.exhausted)))
             .stat("descent_steps", o.descent_steps as f64)
-            .stat("probes", f64::from(o.probes))
+            .stat("probes", f64::from(o.probes));
+            if o.exhausted || !settings.packing.enabled {
+                found
+            } else {
+                packed(flat, o, found, settings, &deadline)?
+            }
         }
         (Method::Adapt, Some(ub)) => {
             let a = adapt::adapt(inst, ub, settings.mcb_tolerance);
@@ -522,6 +532,43 @@ fn lp_bound(inst: &Instance, relax: &relaxation::Relaxation) -> Found {
         _ => {}
     }
     f.stat("lp_face", f64::from(u8::from(relax.route == Route::Face)))
+}
+
+/// `exact` after its own search left a gap (`o`, reported as `found`): the vector-packing
+/// proof at the incumbent and the configuration-LP bound ([`packing::improve`]).
+fn packed(
+    flat: &Instance,
+    o: super::exact::Outcome,
+    found: Found,
+    settings: &Settings,
+    deadline: &Deadline,
+) -> Result<Found> {
+    let began = Instant::now();
+    // `o.bound = min(1, 1/L)` for a proven floor `L` of the largest load.
+    let floor = 1.0 / o.bound;
+    let best = o.placement.map(|p| (super::improve::max_load(flat, &p), p));
+    let before = best.as_ref().map(|b| b.0);
+    let got = packing::improve(flat, floor, best, &settings.packing, deadline)?;
+    let mut f = found
+        .stat("packing_probes", f64::from(got.probes))
+        .stat("packing_nodes", got.nodes as f64)
+        .stat("packing_proven", f64::from(u8::from(got.proven)))
+        .stat("packing_seconds", began.elapsed().as_secs_f64());
+    if got.infeasible {
+        f.infeasible = true;
+        f.placement = None;
+        return Ok(f);
+    }
+    if let Some((l, p)) = got.placement {
+        if before.is_none_or(|b| l < b) {
+            f.placement = Some(p);
+        }
+    }
+    if got.floor > floor {
+        f.bound = Some(o.bound.min(1.0 / got.floor));
+        f = f.stat("packing_floor", got.floor);
+    }
+    Ok(f)
 }
 
 fn exact(inst: &Instance, settings: &Settings, deadline: &Deadline, ub: f64) -> Result<Found> {

@@ -14,6 +14,7 @@ mod instance;
 pub mod mcb;
 mod method;
 pub mod milp;
+pub mod packing;
 pub mod perturb;
 mod problem;
 pub mod relabel;

@@ -157,27 +157,52 @@ impl BinKnapsack {
             lambdas.push(vec![0.25, 0.75]);
             lambdas.push(vec![0.75, 0.25]);
         }
-        let surrogates: Vec<Surrogate> = lambdas
-            .into_iter()
-            .map(|lambda| {
-                let per: Vec<f64> = lambda
-                    .iter()
-                    .zip(&self.capacity)
-                    .map(|(l, &c)| l / c as f64)
-                    .collect();
-                let sizes: Vec<f64> = cand
-                    .iter()
-                    .map(|c| c.1.iter().zip(&per).map(|(&w, p)| w as f64 * p).sum())
-                    .collect();
-                let mut order: Vec<usize> = (0..n).collect();
-                order.sort_by(|&a, &b| {
-                    (cand[b].2 / sizes[b])
-                        .total_cmp(&(cand[a].2 / sizes[a]))
-                        .then(a.cmp(&b))
-                });
-                Surrogate { per, sizes, order }
-            })
-            .collect();
+        let surrogate = |lambda: &[f64]| {
+            let per: Vec<f64> = lambda
+                .iter()
+                .zip(&self.capacity)
+                .map(|(l, &c)| l / c as f64)
+                .collect();
+            let sizes: Vec<f64> = cand
+                .iter()
+                .map(|c| c.1.iter().zip(&per).map(|(&w, p)| w as f64 * p).sum())
+                .collect();
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by(|&a, &b| {
+                (cand[b].2 / sizes[b])
+                    .total_cmp(&(cand[a].2 / sizes[a]))
+                    .then(a.cmp(&b))
+            });
+            Surrogate { per, sizes, order }
+        };
+        let mut surrogates: Vec<Surrogate> = lambdas.iter().map(|l| surrogate(l)).collect();
+        if dims == 2 && n > 0 {
+            // The multipliers of the least Dantzig bound at the root (the surrogate dual of
+            // the knapsack's LP relaxation, unimodal in the split): a golden-section search.
+            let at = |mu: f64| {
+                let sur = surrogate(&[mu, 1.0 - mu]);
+                let b = sur.dantzig(&cand, 1.0);
+                (b, sur)
+            };
+            let (mut lo, mut hi) = (0.0f64, 1.0f64);
+            let g = 0.5 * (5f64.sqrt() - 1.0);
+            let (mut x1, mut x2) = (hi - g * (hi - lo), lo + g * (hi - lo));
+            let (mut f1, mut f2) = (at(x1).0, at(x2).0);
+            for _ in 0..24 {
+                if f1 <= f2 {
+                    hi = x2;
+                    (x2, f2) = (x1, f1);
+                    x1 = hi - g * (hi - lo);
+                    f1 = at(x1).0;
+                } else {
+                    lo = x1;
+                    (x1, f1) = (x2, f2);
+                    x2 = lo + g * (hi - lo);
+                    f2 = at(x2).0;
+                }
+            }
+            surrogates.push(at(0.5 * (lo + hi)).1);
+        }
         // A candidate that is an exact copy of the one before it (free of conflicts both).
         let twin: Vec<bool> = (0..n)
             .map(|k| {
@@ -292,6 +317,23 @@ struct Surrogate {
     per: Vec<f64>,
     sizes: Vec<f64>,
     order: Vec<usize>,
+}
+
+impl Surrogate {
+    /// The Dantzig bound of all the candidates within `room` of the surrogate row.
+    fn dantzig(&self, cand: &[(usize, Vec<u64>, f64)], room: f64) -> f64 {
+        let (mut left, mut v) = (room, 0.0);
+        for &c in &self.order {
+            let (w, p) = (self.sizes[c], cand[c].2);
+            if w <= left {
+                left -= w;
+                v += p;
+            } else {
+                return v + p * left / w;
+            }
+        }
+        v
+    }
 }
 
 /// `load + w ≤ capacity` in every dimension.

@@ -1,0 +1,13 @@
+//! Vector packing's pricing, shared by every family whose columns are bins with `D` integer
+//! capacity rows (bin and vector packing, VCSched's decision "do the tasks fit in `H` hosts
+//! at a largest load `t`?"): the exact 0-1 knapsack under Ryan–Foster decisions
+//! ([`BinKnapsack`]), first- and best-fit decreasing ([`fit_decreasing`]) and the enumeration of maximal one-dimensional bins
+//! ([`maximal_columns`]) behind the reduced-cost enumeration.
+
+mod enumerate;
+mod fit;
+mod knapsack;
+
+pub use enumerate::{maximal_bins, maximal_columns, Stopped};
+pub use fit::{fit_decreasing, relative_size};
+pub use knapsack::{BinKnapsack, PricingSettings};
