@@ -362,7 +362,12 @@ pub fn solve_sharing(
             .stat("exhausted", f64::from(u8::from(o.exhausted)))
             .stat("descent_steps", o.descent_steps as f64)
             .stat("probes", f64::from(o.probes));
-            if o.exhausted || !settings.packing.enabled {
+            // Already within the gap tolerance: nothing for the packing to close.
+            let closed_gap = o.placement.as_ref().is_some_and(|p| {
+                let y = (1.0 / super::improve::max_load(flat, p)).min(1.0);
+                y >= o.bound - settings.gap_tolerance
+            });
+            if o.exhausted || closed_gap || !settings.packing.enabled {
                 found
             } else {
                 packed(flat, o, found, settings, &deadline)?
