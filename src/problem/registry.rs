@@ -241,7 +241,9 @@ impl<P: Problem> Registered<P> {
         memo: &P::Memo,
     ) -> Result<P::Solution> {
         let sol = P::solve(inst, method, settings, deadline, memo)?;
-        checked(&P::verify(inst, &sol), sol.as_ref())?;
+        let mut violations = sol.as_ref().consistency(P::NAME, P::SENSE);
+        violations.extend(P::verify(inst, &sol));
+        checked(&violations, sol.as_ref())?;
         Ok(sol)
     }
 }
@@ -319,7 +321,9 @@ impl<P: Problem> Entry for Registered<P> {
             c.method,
             P::describe(&inst)
         );
-        Ok((P::verify(&inst, &sol), summary))
+        let mut violations = c.consistency(P::NAME, P::SENSE);
+        violations.extend(P::verify(&inst, &sol));
+        Ok((violations, summary))
     }
 
     fn generate(&self, flags: &[Applied<'_>], output: Option<&Path>) -> Result<String> {
