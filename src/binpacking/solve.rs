@@ -132,7 +132,7 @@ crate::certified!(Solution);
 
 /// First or best fit, items by decreasing size (summed relative weights; ties by index);
 /// best fit: the bin left with the least summed relative room.
-fn fit_decreasing(inst: &Instance, best: bool) -> Vec<Vec<usize>> {
+pub(super) fn fit_decreasing(inst: &Instance, best: bool) -> Vec<Vec<usize>> {
     let mut order: Vec<usize> = (0..inst.len()).collect();
     order.sort_by(|&a, &b| inst.size(b).total_cmp(&inst.size(a)).then(a.cmp(&b)));
     let mut bins: Vec<(Vec<u64>, Vec<usize>)> = Vec::new();

@@ -30,6 +30,8 @@ pub enum Cmd {
         instance: PathBuf,
         out: PathBuf,
         flags: Vec<(Flag, String)>,
+        /// `--format lp|mps` (`None`: by the output's extension).
+        format: Option<String>,
     },
     /// List problems, methods and flags.
     Methods { problem: Option<&'static dyn Entry> },
@@ -198,8 +200,24 @@ fn export_command(e: &dyn Entry) -> Command {
                 .required(true)
                 .value_parser(clap::value_parser!(PathBuf)),
         )
-        .arg(output("FILE", "Output LP file (`-`: standard output)").required(true));
-    flag_args(cmd, &e.flags(), &[Target::Settings, Target::Load])
+        .arg(output("FILE", "Output LP file (`-`: standard output)").required(true))
+        .arg(
+            value(
+                "format",
+                "lp|mps",
+                "The model file's format: CPLEX LP or free MPS (default: the output's extension, else LP); the instance's format is told by its content",
+            )
+            .value_parser(["lp", "mps"]),
+        );
+    flag_args(cmd, &export_flags(e), &[Target::Settings, Target::Load])
+}
+
+/// The flags of `export-lp`: `solve`'s but the input `--format`, which names the model
+/// file's format there.
+fn export_flags(e: &dyn Entry) -> Vec<Flag> {
+    let mut flags = e.flags();
+    flags.retain(|f| f.long != "format");
+    flags
 }
 
 fn sweep_command(name: &'static str, title: &'static str) -> Command {
@@ -531,7 +549,8 @@ fn command_of(m: &ArgMatches) -> Cmd {
                 problem,
                 instance: s.get_one::<PathBuf>("instance").cloned().expect("required"),
                 out: s.get_one::<PathBuf>("out").cloned().expect("required"),
-                flags: given(s, &problem.flags(), &[Target::Settings, Target::Load]),
+                flags: given(s, &export_flags(problem), &[Target::Settings, Target::Load]),
+                format: s.get_one::<String>("format").cloned(),
             }
         }
         "methods" => Cmd::Methods {

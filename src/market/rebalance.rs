@@ -335,6 +335,19 @@ pub fn untouched_bound(inst: &Instance, norm: ErrorNorm, limit: usize) -> f64 {
 
 /// What both exact methods start from: the deadline capped at `seconds` and the tabu
 /// (ε = 0) placement.
+/// The `milp` method's model from its tabu start, as CPLEX LP or MPS.
+pub fn model_file(
+    inst: &Instance,
+    settings: &Settings,
+    source: &str,
+    format: crate::solver::ModelFormat,
+) -> String {
+    let limit = settings.migration_limit(inst);
+    let start = tabu_search(inst, &tabu_params(settings, limit, 0.0));
+    let norm = settings.error_norm;
+    super::milp::lp_file(inst, limit, norm, &start.placement, source, format)
+}
+
 fn exact_start(
     inst: &Instance,
     settings: &Settings,

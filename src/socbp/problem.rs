@@ -146,6 +146,15 @@ impl Problem for SocPacking {
         }
     }
 
+    fn demo() -> Option<crate::problem::demo::Demo> {
+        Some(crate::problem::demo::Demo::of(
+            "data/examples/socbp.json",
+            include_str!("../../data/examples/socbp.json"),
+            "bp",
+            "ffd",
+        ))
+    }
+
     fn selfcheck(seed: u64) -> Option<crate::problem::selfcheck::CaseReport> {
         Some(super::selfcheck::case(seed))
     }

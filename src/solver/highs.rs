@@ -433,3 +433,27 @@ pub fn solve(
         seconds: began.elapsed().as_secs_f64(),
     })
 }
+
+/// HiGHS on its own: reads a model file (LP or MPS, by extension) and solves it with default
+/// options, with no part of our model building in between: the optimum, `None` when HiGHS
+/// proves none (infeasible, unbounded) or stops short. The export tests' independent reader.
+pub fn solve_file(path: &std::path::Path) -> Result<Option<f64>> {
+    use highs_sys::*;
+    let text = path
+        .to_str()
+        .ok_or_else(|| Error::Highs(format!("{}: not a UTF-8 path", path.display())))?;
+    let name = std::ffi::CString::new(text)
+        .map_err(|_| Error::Highs(format!("{text}: a NUL byte in the path")))?;
+    // SAFETY: a fresh HiGHS instance, used and destroyed here; the strings outlive the calls.
+    unsafe {
+        let h = Highs_create();
+        Highs_setBoolOptionValue(h, c"output_flag".as_ptr(), 0);
+        let read = Highs_readModel(h, name.as_ptr());
+        let value = (read == STATUS_OK).then(|| {
+            Highs_run(h);
+            (Highs_getModelStatus(h) == MODEL_STATUS_OPTIMAL).then(|| Highs_getObjectiveValue(h))
+        });
+        Highs_destroy(h);
+        value.ok_or_else(|| Error::Highs(format!("{text}: HiGHS could not read the model")))
+    }
+}

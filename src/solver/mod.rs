@@ -12,14 +12,16 @@ mod expcone;
 mod highs;
 mod linear;
 mod lp_format;
+mod mps_format;
 pub mod progress;
 mod socp;
 
-pub use self::highs::{solve, HighsSettings, LinearOutcome, LinearStatus};
+pub use self::highs::{solve, solve_file, HighsSettings, LinearOutcome, LinearStatus};
 pub use column_lp::{Column, ColumnLp, LpSolution};
 pub use covering::{CoveringLp, CoveringSolution};
 pub use deadline::{interrupt, interrupted, Deadline};
 pub use expcone::{maximise_log_sum, LogOutcome, LogProgram};
 pub use linear::{Bounds, ColId, LinearModel, RowId, Sense};
 pub use lp_format::write_lp;
+pub use mps_format::{write_mps, ModelFormat};
 pub use socp::{BoxSocp, SocpOutcome};
