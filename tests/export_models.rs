@@ -222,3 +222,28 @@ fn format_by_extension_and_errors() {
     ]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// The conic families write LP with quadratic rows that the reader takes back, and refuse MPS.
+#[test]
+fn conic_exports_read_back_and_refuse_mps() {
+    for (problem, file, cones) in [
+        ("periodic", "data/examples/periodic.json", "amplitude_0: ["),
+        ("socbp", "data/examples/socbp.json", "root_0: ["),
+    ] {
+        let out = vcalloc_ok(&["export-lp", problem, file, "--output", "-"]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(cones), "{text}");
+        let model = vcalloc::solver::read_lp(&text).unwrap();
+        assert!(!model.quadratic.is_empty() && model.linear.is_mip());
+        let mps = vcalloc(&[
+            "export-lp",
+            problem,
+            file,
+            "--format",
+            "mps",
+            "--output",
+            "-",
+        ]);
+        assert_eq!(mps.status.code(), Some(2), "{problem}");
+    }
+}

@@ -146,6 +146,15 @@ impl Problem for SocPacking {
         }
     }
 
+    fn export_lp(
+        inst: &Instance,
+        _settings: &Settings,
+        name: &str,
+        format: crate::solver::ModelFormat,
+    ) -> Option<Result<String>> {
+        Some(super::compact::lp_file(inst, name, format))
+    }
+
     fn demo() -> Option<crate::problem::demo::Demo> {
         Some(crate::problem::demo::Demo::of(
             "data/examples/socbp.json",

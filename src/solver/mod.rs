@@ -14,6 +14,7 @@ mod linear;
 mod lp_format;
 mod mps_format;
 pub mod progress;
+mod quadratic_lp;
 mod socp;
 
 pub use self::highs::{solve, solve_file, HighsSettings, LinearOutcome, LinearStatus};
@@ -24,4 +25,5 @@ pub use expcone::{maximise_log_sum, LogOutcome, LogProgram};
 pub use linear::{Bounds, ColId, LinearModel, RowId, Sense};
 pub use lp_format::write_lp;
 pub use mps_format::{write_mps, ModelFormat};
+pub use quadratic_lp::{read_lp, Canonical, QuadraticModel, QuadraticRow};
 pub use socp::{BoxSocp, SocpOutcome};
