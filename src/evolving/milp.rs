@@ -41,6 +41,9 @@ pub struct ExactOutcome {
     pub optimal: bool,
     /// Binary variables of the model.
     pub binaries: usize,
+    /// Why the model was not built (above `exact_max_binaries`, or the `highs` memory and
+    /// time bounds of a model build); `None` when it was.
+    pub refused: Option<String>,
 }
 
 /// The slot length: the greatest common divisor of every duration (the coarsest exact grid).
@@ -158,13 +161,30 @@ pub fn solve_exact(
     highs: &HighsSettings,
     deadline: &Deadline,
 ) -> Result<ExactOutcome> {
+    let refusal = |why: String| ExactOutcome {
+        starts: None,
+        value: None,
+        bound: None,
+        optimal: false,
+        binaries: 0,
+        refused: Some(why),
+    };
     let Built {
         model,
         cols,
         grid: g,
         constant,
         binaries,
-    } = model(inst, limit, objective, max_binaries)?;
+    } = match model(inst, limit, objective, max_binaries) {
+        Ok(b) => b,
+        Err(Error::Input(e)) => return Ok(refusal(e.to_string())),
+        Err(e) => return Err(e),
+    };
+    let (rows, columns) = (model.rows.len() as u64, model.cols.len() as u64);
+    let nonzeros = model.cols.iter().map(|c| c.entries.len() as u64).sum();
+    if let Some(why) = highs.refuse_model(rows, columns, nonzeros, deadline) {
+        return Ok(refusal(why));
+    }
     let out = solver::solve(&model, highs, deadline, None)?;
     let seconds = |v: f64| (v + constant) * g as f64;
     let mut res = ExactOutcome {
@@ -173,6 +193,7 @@ pub fn solve_exact(
         bound: out.dual_bound.map(seconds),
         optimal: out.status == LinearStatus::Optimal,
         binaries,
+        refused: None,
     };
     match out.status {
         LinearStatus::Infeasible | LinearStatus::Unbounded => {
