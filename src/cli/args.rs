@@ -407,6 +407,14 @@ pub fn command() -> Command {
                 .action(ArgAction::SetTrue)
                 .help("A progress line every second, and the methods' own log (info)"),
         )
+        .arg(
+            Arg::new("log")
+                .long("log")
+                .global(true)
+                .value_name("FILE")
+                .value_parser(clap::value_parser!(PathBuf))
+                .help("The log (what stderr shows under -q/-v/default) also to FILE, created or truncated"),
+        )
         .subcommand(
             Command::new("solve")
                 .about("Solve an instance with one method; prints the solution JSON")
@@ -487,11 +495,13 @@ pub enum Verbosity {
 }
 
 /// Parses the process's arguments (clap prints help and errors itself, exit 2).
-pub fn parse() -> (Cmd, Verbosity) {
+pub fn parse() -> (Cmd, Verbosity, Option<PathBuf>) {
     parse_from(std::env::args_os())
 }
 
-fn parse_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> (Cmd, Verbosity) {
+fn parse_from(
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> (Cmd, Verbosity, Option<PathBuf>) {
     let m = command().get_matches_from(args);
     let (_, sub) = m.subcommand().expect("a command is required");
     // `-q`/`-v` are global: given after the subcommand, they are its matches'.
@@ -503,7 +513,11 @@ fn parse_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> (Cmd, Verbo
         (_, true) => Verbosity::Verbose,
         _ => Verbosity::Normal,
     };
-    (command_of(&m), verbosity)
+    let log = [Some(&m), Some(sub), sub.subcommand().map(|(_, s)| s)]
+        .into_iter()
+        .flatten()
+        .find_map(|x| x.get_one::<PathBuf>("log").cloned());
+    (command_of(&m), verbosity, log)
 }
 
 fn command_of(m: &ArgMatches) -> Cmd {
