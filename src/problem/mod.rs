@@ -376,6 +376,23 @@ impl ToolArgs<'_> {
             .collect()
     }
 
+    /// The tool's `--time-limit` (key `time_limit`), checked: `None` when not given.
+    pub fn time_limit(&self) -> Result<Option<f64>> {
+        let Some(t) = self.option("time_limit") else {
+            return Ok(None);
+        };
+        let s = t.parse::<f64>().ok().filter(|s| s.is_finite() && *s > 0.0);
+        s.map(Some).ok_or_else(|| {
+            crate::InputError::new(
+                "<arguments>",
+                crate::Location::Argument("--time-limit".into()),
+                t,
+                "must be a positive number of seconds",
+            )
+            .into()
+        })
+    }
+
     /// The value of the tool option whose key is `key`, if given.
     pub fn option(&self, key: &str) -> Option<&str> {
         self.flags
