@@ -7,8 +7,19 @@ use std::io::Write;
 
 fn main() {
     cli::signals::quiet_on_closed_stdout();
-    let (cmd, verbosity) = cli::args::parse();
-    init_log(&cmd, verbosity);
+    let (cmd, verbosity, log) = cli::args::parse();
+    let file = match log.as_deref().map(std::fs::File::create).transpose() {
+        Ok(f) => f,
+        Err(e) => {
+            let path = log.unwrap_or_default();
+            eprintln!(
+                "error: invalid input: <arguments>: argument `--log`: value `{}`: {e}",
+                path.display()
+            );
+            std::process::exit(2);
+        }
+    };
+    init_log(&cmd, verbosity, file);
     let code = cli::run(cmd);
     std::process::exit(code);
 }
@@ -21,7 +32,23 @@ fn main() {
 /// Seconds between two column-generation lines of the default live log.
 const CG_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
-fn init_log(cmd: &Cmd, verbosity: Verbosity) {
+/// Stderr and the `--log` file, line for line.
+struct Tee(std::fs::File);
+
+impl Write for Tee {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        // A closed stderr must not stop the file's copy.
+        let _ = std::io::stderr().write_all(buf);
+        self.0.write_all(buf)?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        let _ = std::io::stderr().flush();
+        self.0.flush()
+    }
+}
+
+fn init_log(cmd: &Cmd, verbosity: Verbosity, file: Option<std::fs::File>) {
     let solving = matches!(cmd, Cmd::Solve(_));
     let filter = match (verbosity, solving) {
         (Verbosity::Quiet, _) => "error",
@@ -36,7 +63,12 @@ fn init_log(cmd: &Cmd, verbosity: Verbosity) {
     }
     let began = std::time::Instant::now();
     let shown = std::sync::Mutex::new(None);
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(filter))
+    let mut builder =
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(filter));
+    if let Some(f) = file {
+        builder.target(env_logger::Target::Pipe(Box::new(Tee(f))));
+    }
+    builder
         .format(move |buf, record| {
             let target = record.target();
             let info = record.level() == log::Level::Info;

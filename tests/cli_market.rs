@@ -142,3 +142,45 @@ fn bad_scenarios_are_named_and_exit_2() {
         &["/nonexistent/sc.json"],
     );
 }
+
+/// `simulate market --time-limit S`: a run longer than S stops at the first period after it,
+/// within S × 1.1 + 1 s, says where, and writes its partial CSV; a bad value is exit 2.
+#[test]
+fn simulate_market_honours_its_time_limit() {
+    let d = tempfile::tempdir().unwrap();
+    let mut sc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("data/examples/scenario.json").unwrap())
+            .unwrap();
+    // A best-effort app with endless work and budget: a million periods.
+    sc["duration_s"] = 4e7.into();
+    sc["apps"][2]["work"] = 1e12.into();
+    sc["apps"][2]["budget"] = 1e12.into();
+    let file = d.path().join("long.json");
+    std::fs::write(&file, sc.to_string()).unwrap();
+    let rows = d.path().join("rows.csv");
+    let began = std::time::Instant::now();
+    let out = common::vcalloc_ok(&[
+        "simulate",
+        "market",
+        file.to_str().unwrap(),
+        "--time-limit",
+        "0.5",
+        "--output",
+        rows.to_str().unwrap(),
+    ]);
+    assert!(began.elapsed().as_secs_f64() <= 0.5 * 1.1 + 1.0);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("stopped by the time limit at simulated time"),
+        "{text}"
+    );
+    assert!(std::fs::read_to_string(&rows).unwrap().lines().count() > 1);
+    let bad = common::vcalloc(&[
+        "simulate",
+        "market",
+        file.to_str().unwrap(),
+        "--time-limit",
+        "0",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -559,8 +559,9 @@ fn branch_and_price_logs_its_tree_by_default_and_rust_log_still_works() {
         "bp",
         "--settings",
         settings.to_str().unwrap(),
+        // Room for the root under load (a loaded 2-core machine spent 6 s there).
         "--time-limit",
-        "6",
+        "20",
     ];
     let (_, err) = logged(&args, None);
     assert!(
@@ -644,4 +645,39 @@ fn simulate_takes_a_time_limit_for_its_bound() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("1 fallbacks"));
     limited[11] = "0";
     common::expect_input_error(&limited, &["--time-limit", "positive"]);
+}
+
+/// `--log FILE`: the log stderr shows goes to the file too, line for line; an unwritable path
+/// is an argument error (exit 2) before anything runs.
+#[test]
+fn log_file_gets_what_stderr_gets() {
+    let d = tempfile::tempdir().unwrap();
+    let log = d.path().join("run.log");
+    let out = common::vcalloc(&[
+        "solve",
+        "binpacking",
+        "data/hard28/Hard28_BPP359.txt",
+        "--method",
+        "bp",
+        "--time-limit",
+        "3",
+        "--log",
+        log.to_str().unwrap(),
+        "--output",
+        d.path().join("s.json").to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let file = std::fs::read_to_string(&log).unwrap();
+    assert!(file.contains(" s  cg it "), "{file}");
+    for line in file.lines() {
+        assert!(err.contains(line), "{line} not on stderr: {err}");
+    }
+    let bad = common::vcalloc(&[
+        "demo",
+        "--log",
+        d.path().join("no/such/dir.log").to_str().unwrap(),
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--log"));
 }

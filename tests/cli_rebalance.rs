@@ -127,3 +127,73 @@ fn the_market_study_runs_and_sets_the_paper_beside_ours() {
         assert!(report.contains(part), "{part} missing");
     }
 }
+
+/// The memory bound of a model build: a MILP estimated above `max_model_mb`, or too large to
+/// build in half the time left, is not built; `milp` answers with its tabu start, labelled
+/// `model_not_built`, scored against the untouched bound, and the answer verifies.
+#[test]
+fn a_model_too_large_is_not_built_and_says_so() {
+    let d = tempfile::tempdir().unwrap();
+    let inst = d.path().join("rb.json");
+    let inst = inst.to_str().unwrap();
+    common::vcalloc_ok(&[
+        "generate",
+        "rebalance",
+        "--seed",
+        "3",
+        "--nodes-min",
+        "6",
+        "--nodes-max",
+        "6",
+        "--output",
+        inst,
+    ]);
+    let small = write(&d, "small.toml", "[highs]\nmax_model_mb = 0.001\n");
+    let slow = write(&d, "slow.toml", "[highs]\nbuild_nonzeros_per_second = 10\n");
+    for (settings, limit, refused) in [
+        (&small, None, true),
+        (&slow, Some("5"), true),
+        (&slow, None, false),
+    ] {
+        let sol = d.path().join("sol.json");
+        let mut args = vec![
+            "solve",
+            "rebalance",
+            inst,
+            "--method",
+            "milp",
+            "--settings",
+            settings.to_str().unwrap(),
+            "--output",
+            sol.to_str().unwrap(),
+        ];
+        if let Some(s) = limit {
+            args.extend(["--time-limit", s]);
+        }
+        let out = common::vcalloc_ok(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&sol).unwrap()).unwrap();
+        let c = &v["certificate"];
+        assert_eq!(
+            c["stats"]["model_not_built"],
+            f64::from(u8::from(refused)),
+            "{c}"
+        );
+        assert_eq!(err.contains("not built"), refused, "{err}");
+        assert!(c["bound"].is_number() && c["objective"].is_number(), "{c}");
+        common::vcalloc_ok(&["verify", inst, sol.to_str().unwrap()]);
+    }
+    let bad = write(&d, "bad.toml", "[highs]\nmax_model_mb = -1\n");
+    let out = vcalloc(&[
+        "solve",
+        "rebalance",
+        inst,
+        "--method",
+        "milp",
+        "--settings",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("max_model_mb"));
+}

@@ -181,17 +181,25 @@ fn verify_names_the_violated_constraint_and_exits_1() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("violated job-cpu"));
 }
 
+/// `vcalloc demo`: every family's exact method and heuristic in one table (VCSched's `milp`
+/// and `mcb8` among them), each row with its bound and gap.
 #[test]
-fn demo_prints_the_three_methods() {
+fn demo_prints_every_family() {
     let text = ok(&["demo"]);
     for m in [
+        "vcsched",
+        "periodic",
+        "evolving",
+        "pcec",
+        "rebalance",
+        "binpacking",
+        "socbp",
         "milp",
         "mcb8",
-        "gr",
-        "min yield",
-        "upper bound",
+        "bound",
         "gap",
         "seconds",
+        "14 answers",
     ] {
         assert!(text.contains(m), "{m} missing: {text}");
     }

@@ -4,6 +4,7 @@
 //! generation alone as a bound. Model and choices: `models/packing.md`.
 
 mod aggregate;
+pub mod compact;
 mod cut_pricing;
 mod instance;
 mod local;

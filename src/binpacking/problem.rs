@@ -209,8 +209,26 @@ impl Problem for BinPacking {
         verify(inst, sol)
     }
 
+    fn export_lp(
+        inst: &Instance,
+        _settings: &Settings,
+        name: &str,
+        format: crate::solver::ModelFormat,
+    ) -> Option<Result<String>> {
+        Some(Ok(super::compact::lp_file(inst, name, format)))
+    }
+
     fn generate(spec: &Spec) -> Result<Instance> {
         Ok(generate(spec))
+    }
+
+    fn demo() -> Option<crate::problem::demo::Demo> {
+        Some(crate::problem::demo::Demo::of(
+            "data/examples/vbp.json",
+            include_str!("../../data/examples/vbp.json"),
+            "bp",
+            "ffd",
+        ))
     }
 
     fn selfcheck(seed: u64) -> Option<crate::problem::selfcheck::CaseReport> {

@@ -150,46 +150,13 @@ fn root_lp_matches_the_published_bound() {
 /// solved by HiGHS over as many bins as best fit uses, agrees with branch-and-price.
 #[test]
 fn compact_milp_agrees_with_branch_and_price() {
-    use crate::solver::{self, Bounds, HighsSettings, LinearModel, LinearStatus, Sense};
+    use crate::solver::{self, HighsSettings, LinearStatus};
     let mut rng = ChaCha8Rng::seed_from_u64(2222);
     for case in 0..30 {
         let inst = random(&mut rng, case);
         let bfd = solve(&inst, Method::Bfd, &Settings::default(), &Deadline::none()).unwrap();
         let bins = bfd.bins.len();
-        let (n, dims) = (inst.len(), inst.dims());
-        let mut m = LinearModel::new(Sense::Minimize);
-        let assign: Vec<_> = (0..n)
-            .map(|i| m.add_row(format!("a{i}"), Bounds::equal(1.0)))
-            .collect();
-        let cap: Vec<Vec<_>> = (0..bins)
-            .map(|j| {
-                (0..dims)
-                    .map(|d| m.add_row(format!("c{j}_{d}"), Bounds::at_most(0.0)))
-                    .collect()
-            })
-            .collect();
-        let order: Vec<_> = (1..bins)
-            .map(|j| m.add_row(format!("o{j}"), Bounds::at_least(0.0)))
-            .collect();
-        for (i, &a) in assign.iter().enumerate() {
-            for cj in &cap {
-                let mut e = vec![(a, 1.0)];
-                e.extend((0..dims).map(|d| (cj[d], inst.items[i][d] as f64)));
-                m.add_col(format!("x{i}"), 0.0, Bounds::new(0.0, 1.0), true, e);
-            }
-        }
-        for j in 0..bins {
-            let mut e: Vec<_> = (0..dims)
-                .map(|d| (cap[j][d], -(inst.capacity[d] as f64)))
-                .collect();
-            if j > 0 {
-                e.push((order[j - 1], -1.0));
-            }
-            if j + 1 < bins {
-                e.push((order[j], 1.0));
-            }
-            m.add_col(format!("y{j}"), 1.0, Bounds::new(0.0, 1.0), true, e);
-        }
+        let m = super::compact::assignment_milp(&inst, bins);
         let out = solver::solve(&m, &HighsSettings::default(), &Deadline::none(), None).unwrap();
         assert_eq!(out.status, LinearStatus::Optimal, "case {case}");
         let bp = solve(&inst, Method::Bp, &Settings::default(), &Deadline::none()).unwrap();

@@ -30,6 +30,8 @@ pub enum Cmd {
         instance: PathBuf,
         out: PathBuf,
         flags: Vec<(Flag, String)>,
+        /// `--format lp|mps` (`None`: by the output's extension).
+        format: Option<String>,
     },
     /// List problems, methods and flags.
     Methods { problem: Option<&'static dyn Entry> },
@@ -198,8 +200,24 @@ fn export_command(e: &dyn Entry) -> Command {
                 .required(true)
                 .value_parser(clap::value_parser!(PathBuf)),
         )
-        .arg(output("FILE", "Output LP file (`-`: standard output)").required(true));
-    flag_args(cmd, &e.flags(), &[Target::Settings, Target::Load])
+        .arg(output("FILE", "Output LP file (`-`: standard output)").required(true))
+        .arg(
+            value(
+                "format",
+                "lp|mps",
+                "The model file's format: CPLEX LP or free MPS (default: the output's extension, else LP); the instance's format is told by its content",
+            )
+            .value_parser(["lp", "mps"]),
+        );
+    flag_args(cmd, &export_flags(e), &[Target::Settings, Target::Load])
+}
+
+/// The flags of `export-lp`: `solve`'s but the input `--format`, which names the model
+/// file's format there.
+fn export_flags(e: &dyn Entry) -> Vec<Flag> {
+    let mut flags = e.flags();
+    flags.retain(|f| f.long != "format");
+    flags
 }
 
 fn sweep_command(name: &'static str, title: &'static str) -> Command {
@@ -389,6 +407,14 @@ pub fn command() -> Command {
                 .action(ArgAction::SetTrue)
                 .help("A progress line every second, and the methods' own log (info)"),
         )
+        .arg(
+            Arg::new("log")
+                .long("log")
+                .global(true)
+                .value_name("FILE")
+                .value_parser(clap::value_parser!(PathBuf))
+                .help("The log (what stderr shows under -q/-v/default) also to FILE, created or truncated"),
+        )
         .subcommand(
             Command::new("solve")
                 .about("Solve an instance with one method; prints the solution JSON")
@@ -469,11 +495,13 @@ pub enum Verbosity {
 }
 
 /// Parses the process's arguments (clap prints help and errors itself, exit 2).
-pub fn parse() -> (Cmd, Verbosity) {
+pub fn parse() -> (Cmd, Verbosity, Option<PathBuf>) {
     parse_from(std::env::args_os())
 }
 
-fn parse_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> (Cmd, Verbosity) {
+fn parse_from(
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> (Cmd, Verbosity, Option<PathBuf>) {
     let m = command().get_matches_from(args);
     let (_, sub) = m.subcommand().expect("a command is required");
     // `-q`/`-v` are global: given after the subcommand, they are its matches'.
@@ -485,7 +513,11 @@ fn parse_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> (Cmd, Verbo
         (_, true) => Verbosity::Verbose,
         _ => Verbosity::Normal,
     };
-    (command_of(&m), verbosity)
+    let log = [Some(&m), Some(sub), sub.subcommand().map(|(_, s)| s)]
+        .into_iter()
+        .flatten()
+        .find_map(|x| x.get_one::<PathBuf>("log").cloned());
+    (command_of(&m), verbosity, log)
 }
 
 fn command_of(m: &ArgMatches) -> Cmd {
@@ -531,7 +563,8 @@ fn command_of(m: &ArgMatches) -> Cmd {
                 problem,
                 instance: s.get_one::<PathBuf>("instance").cloned().expect("required"),
                 out: s.get_one::<PathBuf>("out").cloned().expect("required"),
-                flags: given(s, &problem.flags(), &[Target::Settings, Target::Load]),
+                flags: given(s, &export_flags(problem), &[Target::Settings, Target::Load]),
+                format: s.get_one::<String>("format").cloned(),
             }
         }
         "methods" => Cmd::Methods {

@@ -5,6 +5,7 @@ use super::args::{Cmd, Solve, ToolRun};
 use super::output::Output;
 use std::path::Path;
 use vcalloc::problem::{self, Applied, Common, Entry, Flag, FlagValue, SolveRequest, Target};
+use vcalloc::solver::ModelFormat;
 use vcalloc::{Error, InputError, Location};
 
 /// Runs a parsed command line; returns the process exit code.
@@ -33,7 +34,8 @@ pub fn run(cmd: Cmd) -> i32 {
             instance,
             out,
             flags,
-        } => export_lp(problem, &instance, &out, &flags),
+            format,
+        } => export_lp(problem, &instance, &out, &flags, format.as_deref()),
         Cmd::Methods { problem } => {
             print!("{}", methods(problem));
             Ok(0)
@@ -251,10 +253,20 @@ fn export_lp(
     instance: &Path,
     out: &Path,
     flags: &[(Flag, String)],
+    format: Option<&str>,
 ) -> vcalloc::Result<i32> {
     let output = Output::check(Some(out))?;
+    let by_extension = out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("mps"))
+        .then_some("mps");
+    let format: ModelFormat = format
+        .or(by_extension)
+        .unwrap_or("lp")
+        .parse()
+        .map_err(|why: String| argument("--format", "", &why))?;
     let text = problem
-        .export_lp(instance, &applied(flags))?
+        .export_lp(instance, &applied(flags), format)?
         .ok_or_else(|| argument("export-lp", problem.name(), "this problem has no LP export"))?;
     output.write(text.as_bytes())?;
     Ok(0)

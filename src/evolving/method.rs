@@ -316,6 +316,10 @@ fn exact(
             .stats
             .insert("list_schedule_fallback".into(), 1.0);
     }
+    if let Some(why) = &out.refused {
+        log::warn!("exact: {why}: not built; the answer is Algorithm 1's list schedule");
+        sol.certificate.stats.insert("model_not_built".into(), 1.0);
+    }
     Ok(sol)
 }
 

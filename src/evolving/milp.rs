@@ -41,6 +41,9 @@ pub struct ExactOutcome {
     pub optimal: bool,
     /// Binary variables of the model.
     pub binaries: usize,
+    /// Why the model was not built (above `exact_max_binaries`, or the `highs` memory and
+    /// time bounds of a model build); `None` when it was.
+    pub refused: Option<String>,
 }
 
 /// The slot length: the greatest common divisor of every duration (the coarsest exact grid).
@@ -59,15 +62,23 @@ pub fn grid(inst: &Instance) -> i64 {
         .max(1)
 }
 
-/// Solves the time-indexed MILP under `limit`, refusing models above `max_binaries`.
-pub fn solve_exact(
+/// The time-indexed MILP as it is solved: the model, its layout, the slot length `g` and the
+/// objective's constant (in slots; the schedule's value is `(objective + constant) · g` s).
+struct Built {
+    model: LinearModel,
+    cols: Layout,
+    grid: i64,
+    constant: f64,
+    binaries: usize,
+}
+
+/// Builds the time-indexed MILP under `limit`, refusing models above `max_binaries`.
+fn model(
     inst: &Instance,
     limit: ExpandLimit,
     objective: ExactObjective,
     max_binaries: usize,
-    highs: &HighsSettings,
-    deadline: &Deadline,
-) -> Result<ExactOutcome> {
+) -> Result<Built> {
     let g = grid(inst);
     let slots: Vec<Vec<i64>> = inst
         .apps
@@ -98,12 +109,83 @@ pub fn solve_exact(
         .into());
     }
     let (model, cols) = build(inst, &slots, horizon, limit, objective);
-    let out = solver::solve(&model, highs, deadline, None)?;
     // The sum of completions counts start slots in the model; the last durations are a constant.
     let constant = match objective {
         ExactObjective::Makespan => 0.0,
         ExactObjective::SumCompletion => slots.iter().map(|d| d[d.len() - 1]).sum::<i64>() as f64,
     };
+    Ok(Built {
+        model,
+        cols,
+        grid: g,
+        constant,
+        binaries,
+    })
+}
+
+/// The time-indexed MILP as CPLEX LP text (or MPS), exactly the model `exact` solves; the
+/// header says how its objective (slots) maps to seconds.
+pub fn lp_file(
+    inst: &Instance,
+    limit: ExpandLimit,
+    max_binaries: usize,
+    source: &str,
+    format: solver::ModelFormat,
+) -> Result<String> {
+    let b = model(inst, limit, ExactObjective::Makespan, max_binaries)?;
+    let comment = vec![
+        "Evolving applications: the time-indexed MILP of the least makespan (models/evolving.md section 5)".to_string(),
+        format!(
+            "instance: {source}: {} apps on {} nodes; expand limit {}",
+            inst.apps.len(),
+            inst.nodes,
+            match limit {
+                ExpandLimit::Finite(l) => l.to_string(),
+                ExpandLimit::Infinite => "none".into(),
+            }
+        ),
+        format!(
+            "slots of {} s: the makespan in seconds is the objective times {}",
+            b.grid, b.grid
+        ),
+    ];
+    Ok(format.write(&b.model, &comment))
+}
+
+/// Solves the time-indexed MILP under `limit`, refusing models above `max_binaries`.
+pub fn solve_exact(
+    inst: &Instance,
+    limit: ExpandLimit,
+    objective: ExactObjective,
+    max_binaries: usize,
+    highs: &HighsSettings,
+    deadline: &Deadline,
+) -> Result<ExactOutcome> {
+    let refusal = |why: String| ExactOutcome {
+        starts: None,
+        value: None,
+        bound: None,
+        optimal: false,
+        binaries: 0,
+        refused: Some(why),
+    };
+    let Built {
+        model,
+        cols,
+        grid: g,
+        constant,
+        binaries,
+    } = match model(inst, limit, objective, max_binaries) {
+        Ok(b) => b,
+        Err(Error::Input(e)) => return Ok(refusal(e.to_string())),
+        Err(e) => return Err(e),
+    };
+    let (rows, columns) = (model.rows.len() as u64, model.cols.len() as u64);
+    let nonzeros = model.cols.iter().map(|c| c.entries.len() as u64).sum();
+    if let Some(why) = highs.refuse_model(rows, columns, nonzeros, deadline) {
+        return Ok(refusal(why));
+    }
+    let out = solver::solve(&model, highs, deadline, None)?;
     let seconds = |v: f64| (v + constant) * g as f64;
     let mut res = ExactOutcome {
         starts: None,
@@ -111,6 +193,7 @@ pub fn solve_exact(
         bound: out.dual_bound.map(seconds),
         optimal: out.status == LinearStatus::Optimal,
         binaries,
+        refused: None,
     };
     match out.status {
         LinearStatus::Infeasible | LinearStatus::Unbounded => {

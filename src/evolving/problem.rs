@@ -172,6 +172,17 @@ impl Problem for Evolving {
         super::verify(inst, sol)
     }
 
+    fn export_lp(
+        inst: &Instance,
+        settings: &Settings,
+        name: &str,
+        format: crate::solver::ModelFormat,
+    ) -> Option<Result<String>> {
+        let limit = settings.exact_expand;
+        let max = settings.exact_max_binaries;
+        Some(super::milp::lp_file(inst, limit, max, name, format))
+    }
+
     fn generate(spec: &Spec) -> Result<Instance> {
         let g = spec.gen().map_err(|bad| {
             InputError::new(
@@ -182,6 +193,15 @@ impl Problem for Evolving {
             )
         })?;
         Ok(generate(&g, spec.seed))
+    }
+
+    fn demo() -> Option<crate::problem::demo::Demo> {
+        Some(crate::problem::demo::Demo::of(
+            "data/examples/evolving.json",
+            include_str!("../../data/examples/evolving.json"),
+            "exact",
+            "2x+c",
+        ))
     }
 
     fn selfcheck(seed: u64) -> Option<crate::problem::selfcheck::CaseReport> {

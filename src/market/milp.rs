@@ -269,6 +269,37 @@ fn start_vector(inst: &Instance, lay: &Layout, ev: &Evaluation, cols: usize) -> 
     s
 }
 
+/// The MILP [`exact_rebalance`] solves from `start`, as CPLEX LP or MPS.
+pub fn lp_file(
+    inst: &Instance,
+    migrations: usize,
+    norm: ErrorNorm,
+    start: &[usize],
+    source: &str,
+    format: solver::ModelFormat,
+) -> String {
+    let ev = Evaluation::new(inst, start.to_vec(), norm);
+    let delta_max = ev.max_error() * (1.0 + 1e-7) + 1e-7;
+    let (lp, _, exact) = build(inst, migrations, norm, delta_max);
+    let comment = vec![
+        "Rebalance: the exact MILP of the least largest allocation error (models/market.md section 3.1)".into(),
+        format!(
+            "instance: {source}: {} nodes, {} VMs, at most {migrations} migrations, error norm {norm:?}",
+            inst.nodes.len(),
+            inst.vms.len()
+        ),
+        format!(
+            "delta is capped at {delta_max} (the tabu start's error); the model is {}",
+            if exact {
+                "exact: its optimum is the least largest error"
+            } else {
+                "a relaxation (zero-bid VMs): its optimum is a lower bound"
+            }
+        ),
+    ];
+    format.write(&lp, &comment)
+}
+
 /// Solves the exact rebalancing MILP from the placement `start` (its error caps `δ`).
 pub fn exact_rebalance(
     inst: &Instance,

@@ -132,8 +132,28 @@ impl Problem for Rebalance {
         verify(inst, sol)
     }
 
+    fn export_lp(
+        inst: &Instance,
+        settings: &Settings,
+        name: &str,
+        format: crate::solver::ModelFormat,
+    ) -> Option<Result<String>> {
+        Some(Ok(super::rebalance::model_file(
+            inst, settings, name, format,
+        )))
+    }
+
     fn generate(spec: &GenSpec) -> Result<Instance> {
         Ok(generate(spec, spec.seed))
+    }
+
+    fn demo() -> Option<crate::problem::demo::Demo> {
+        Some(crate::problem::demo::Demo::of(
+            "data/examples/rebalance.json",
+            include_str!("../../data/examples/rebalance.json"),
+            "exact",
+            "tabu",
+        ))
     }
 
     fn selfcheck(seed: u64) -> Option<crate::problem::selfcheck::CaseReport> {

@@ -443,12 +443,27 @@ impl<'a> State<'a> {
 
 /// Runs a scenario (validated beforehand) with the given settings.
 pub fn simulate(sc: &Scenario, set: &SimSettings) -> SimResult {
+    simulate_within(sc, set, &crate::solver::Deadline::none())
+}
+
+/// [`simulate`] until `deadline` (checked once per period): a run it stops records the
+/// simulated time reached in [`SimResult::stopped_at_s`].
+pub fn simulate_within(
+    sc: &Scenario,
+    set: &SimSettings,
+    deadline: &crate::solver::Deadline,
+) -> SimResult {
     let mut st = State::new(sc, set);
+    let mut stopped_at_s = None;
     let mut rows = Vec::new();
     let mut periods = Vec::new();
     let steps = (sc.duration_s / sc.period_s).ceil() as u64;
     for k in 0..steps {
         let t = k as f64 * sc.period_s;
+        if deadline.expired() {
+            stopped_at_s = Some(t);
+            break;
+        }
         st.renew(t);
         st.admit(t);
         st.controllers(t);
@@ -493,5 +508,6 @@ pub fn simulate(sc: &Scenario, set: &SimSettings) -> SimResult {
         periods,
         apps,
         ledger: st.ledger,
+        stopped_at_s,
     }
 }

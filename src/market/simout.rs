@@ -83,6 +83,9 @@ pub struct SimResult {
     pub apps: Vec<AppOutcome>,
     /// Final ledger.
     pub ledger: Ledger,
+    /// The simulated time at which a wall-clock limit stopped the run (`None`: it ran to the
+    /// end); the apps' outcomes are then those of a partial run.
+    pub stopped_at_s: Option<f64>,
 }
 
 impl SimResult {

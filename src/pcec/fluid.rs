@@ -70,18 +70,7 @@ pub fn fluid_bound(
     deadline: &Deadline,
 ) -> Result<FluidBound> {
     let began = std::time::Instant::now();
-    let rate = inst.vm.max.min(inst.pcap);
-    let cap = (inst.pms as f64 * inst.pcap).min(inst.vm_count() as f64 * rate);
-    let mut jobs: Vec<LpJob> = inst
-        .jobs
-        .iter()
-        .map(|j| LpJob {
-            release: j.submit * settings.arrival_factor,
-            work: j.work,
-            denominator: settings.xf_threshold.max(inst.ideal_runtime(j.work)),
-        })
-        .collect();
-    jobs.sort_by(|a, b| a.release.total_cmp(&b.release));
+    let (jobs, rate, cap) = lp_jobs(inst, settings);
     let trivial_of =
         |js: &[LpJob]| -> f64 { js.iter().map(|j| j.work / rate / j.denominator).sum() };
     let n = jobs.len() as f64;
@@ -131,6 +120,55 @@ pub fn fluid_bound(
     out.seconds = began.elapsed().as_secs_f64();
     log::debug!("fluid bound {out:?}");
     Ok(out)
+}
+
+/// The jobs as the LP sees them, in release order, with the rate cap `R` and the pooled
+/// capacity `Cap`.
+fn lp_jobs(inst: &Instance, settings: &Settings) -> (Vec<LpJob>, f64, f64) {
+    let rate = inst.vm.max.min(inst.pcap);
+    let cap = (inst.pms as f64 * inst.pcap).min(inst.vm_count() as f64 * rate);
+    let mut jobs: Vec<LpJob> = inst
+        .jobs
+        .iter()
+        .map(|j| LpJob {
+            release: j.submit * settings.arrival_factor,
+            work: j.work,
+            denominator: settings.xf_threshold.max(inst.ideal_runtime(j.work)),
+        })
+        .collect();
+    jobs.sort_by(|a, b| a.release.total_cmp(&b.release));
+    (jobs, rate, cap)
+}
+
+/// Every window's LP as one model (independent blocks, rows and columns prefixed `w{k}_`):
+/// its optimum divided by the job count is the fluid bound before the trivial floor of each
+/// window, as CPLEX LP or MPS.
+pub fn lp_file(
+    inst: &Instance,
+    settings: &Settings,
+    source: &str,
+    format: solver::ModelFormat,
+) -> String {
+    let (jobs, rate, cap) = lp_jobs(inst, settings);
+    let mut all = LinearModel::new(Sense::Minimize);
+    for (k, chunk) in jobs.chunks(settings.fluid_window).enumerate() {
+        all.append(window_model(chunk, rate, cap, settings), &format!("w{k}_"));
+    }
+    let comment = vec![
+        "PC/EC: the fluid LP bound on the mean expansion factor (models/pcec.md section 6.1)".into(),
+        format!(
+            "instance: {source}: {} jobs, {} PMs x {} VMs; windows of {} jobs (w<k>_ prefixes)",
+            jobs.len(),
+            inst.pms,
+            inst.vms_per_pm,
+            settings.fluid_window
+        ),
+        format!(
+            "the bound on the mean XF is the objective divided by {} (each window floored at its trivial bound)",
+            jobs.len()
+        ),
+    ];
+    format.write(&all, &comment)
 }
 
 /// The slot starts of a window: its distinct releases, thinned to at most

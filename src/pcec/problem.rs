@@ -242,8 +242,30 @@ impl Problem for Pcec {
         super::verify(inst, sol)
     }
 
+    fn export_lp(
+        inst: &Instance,
+        settings: &Settings,
+        name: &str,
+        format: crate::solver::ModelFormat,
+    ) -> Option<Result<String>> {
+        Some(Ok(super::fluid::lp_file(inst, settings, name, format)))
+    }
+
     fn generate(spec: &GenSpec) -> Result<Instance> {
         Ok(generate(spec, spec.seed))
+    }
+
+    fn demo() -> Option<crate::problem::demo::Demo> {
+        let demo = crate::problem::demo::Demo::of(
+            "data/examples/pcec.json",
+            include_str!("../../data/examples/pcec.json"),
+            "enumerate",
+            "pc",
+        );
+        Some(crate::problem::demo::Demo {
+            note: "enumerate is the best of every FCFS dispatch (exact over those), the bound the fluid LP's",
+            ..demo
+        })
     }
 
     fn selfcheck(seed: u64) -> Option<crate::problem::selfcheck::CaseReport> {

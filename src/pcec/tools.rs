@@ -93,17 +93,7 @@ fn simulate_tool(a: &ToolArgs<'_>) -> Result<String> {
     let method: Method = policy
         .parse()
         .map_err(|why: String| argument("--policy", policy, why))?;
-    let time_limit = match a.option("time_limit") {
-        None => None,
-        Some(t) => Some(
-            t.parse::<f64>()
-                .ok()
-                .filter(|s| s.is_finite() && *s > 0.0)
-                .ok_or_else(|| {
-                    argument("--time-limit", t, "must be a positive number of seconds")
-                })?,
-        ),
-    };
+    let time_limit = a.time_limit()?;
     let load: Load = apply_flags(None, &a.of(Target::Load))?;
     let settings: Settings = apply_flags(a.settings, &a.of(Target::Settings))?;
     let inst = Pcec::load(a.file, &load)?;

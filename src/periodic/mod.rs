@@ -3,6 +3,7 @@
 //! heuristics and the §5.1 lower bound.
 
 mod branch;
+pub mod compact;
 mod generate;
 pub mod heuristics;
 mod instance;

@@ -100,6 +100,24 @@ impl Problem for Periodic {
         generate(spec.tasks, spec.amplitude, spec.jobs, spec.seed)
     }
 
+    fn export_lp(
+        inst: &Instance,
+        _settings: &Settings,
+        name: &str,
+        format: crate::solver::ModelFormat,
+    ) -> Option<Result<String>> {
+        Some(super::compact::lp_file(inst, name, format))
+    }
+
+    fn demo() -> Option<crate::problem::demo::Demo> {
+        Some(crate::problem::demo::Demo::of(
+            "data/examples/periodic.json",
+            include_str!("../../data/examples/periodic.json"),
+            "bp",
+            "bfd",
+        ))
+    }
+
     fn selfcheck(seed: u64) -> Option<crate::problem::selfcheck::CaseReport> {
         Some(super::selfcheck::case(seed))
     }

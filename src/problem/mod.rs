@@ -19,6 +19,7 @@
 
 mod certificate;
 mod config;
+pub mod demo;
 pub mod registry;
 pub mod selfcheck;
 
@@ -375,6 +376,23 @@ impl ToolArgs<'_> {
             .collect()
     }
 
+    /// The tool's `--time-limit` (key `time_limit`), checked: `None` when not given.
+    pub fn time_limit(&self) -> Result<Option<f64>> {
+        let Some(t) = self.option("time_limit") else {
+            return Ok(None);
+        };
+        let s = t.parse::<f64>().ok().filter(|s| s.is_finite() && *s > 0.0);
+        s.map(Some).ok_or_else(|| {
+            crate::InputError::new(
+                "<arguments>",
+                crate::Location::Argument("--time-limit".into()),
+                t,
+                "must be a positive number of seconds",
+            )
+            .into()
+        })
+    }
+
     /// The value of the tool option whose key is `key`, if given.
     pub fn option(&self, key: &str) -> Option<&str> {
         self.flags
@@ -452,11 +470,12 @@ pub trait Problem: Sized + 'static {
     fn table(sols: &[&Self::Solution]) -> String {
         default_table(sols.iter().map(|s| s.as_ref()))
     }
-    /// The problem as a linear program in CPLEX LP format, where it has one.
+    /// The problem's compact model as a CPLEX LP or MPS file, where it has one.
     fn export_lp(
         _inst: &Self::Instance,
         _settings: &Self::Settings,
         _name: &str,
+        _format: crate::solver::ModelFormat,
     ) -> Option<Result<String>> {
         None
     }
@@ -482,26 +501,38 @@ pub trait Problem: Sized + 'static {
     fn selfcheck(_seed: u64) -> Option<selfcheck::CaseReport> {
         None
     }
+    /// The family's part of `vcalloc demo`: a small instance of `data/examples/`, an exact
+    /// method and a heuristic; `None` when the family has none.
+    fn demo() -> Option<demo::Demo> {
+        None
+    }
 }
 
 /// The certificate table: method, status, objective, bound, gap, seconds.
 pub fn default_table<'a>(certs: impl Iterator<Item = &'a Certificate>) -> String {
-    let cell = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.4}"));
-    let mut out = format!(
-        "{:<12} {:<10} {:>11} {:>11} {:>8} {:>9}\n",
-        "method", "status", "objective", "bound", "gap", "seconds"
-    );
+    let mut out = format!("{TABLE_HEADER}\n");
     for c in certs {
-        out.push_str(&format!(
-            "{:<12} {:<10} {:>11} {:>11} {:>8} {:>9.4}\n",
-            c.method,
-            c.status.as_str(),
-            cell(c.objective),
-            cell(c.bound),
-            c.gap
-                .map_or("-".to_string(), |g| format!("{:.2}%", 100.0 * g)),
-            c.seconds
-        ));
+        out.push_str(&certificate_cells(c));
+        out.push('\n');
     }
     out
+}
+
+/// The header of [`default_table`].
+pub const TABLE_HEADER: &str = "method       status       objective       bound      gap   seconds";
+
+/// One row of [`default_table`]: a certificate's method, status, objective, bound, gap and
+/// seconds.
+pub fn certificate_cells(c: &Certificate) -> String {
+    let cell = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.4}"));
+    format!(
+        "{:<12} {:<10} {:>11} {:>11} {:>8} {:>9.4}",
+        c.method,
+        c.status.as_str(),
+        cell(c.objective),
+        cell(c.bound),
+        c.gap
+            .map_or("-".to_string(), |g| format!("{:.2}%", 100.0 * g)),
+        c.seconds
+    )
 }

@@ -3,10 +3,11 @@
 //! [`registry`]; this file is the only place outside a problem's folder that names one.
 
 use super::config::{apply_flags, apply_flags_over, spec_from_flags, Applied};
+use super::demo::DemoRun;
 use super::{Certificate, Common, Flag, Problem, Sense, Target};
 use crate::error::{Error, InputError, Location, Result};
 use crate::experiment::{Plot, Row};
-use crate::solver::Deadline;
+use crate::solver::{Deadline, ModelFormat};
 use crate::Violation;
 use std::marker::PhantomData;
 use std::path::Path;
@@ -42,9 +43,9 @@ pub fn find(name: &str) -> std::result::Result<&'static dyn Entry, String> {
         })
 }
 
-/// The text of `vcalloc demo`: the first family's demo (VCSched's).
+/// The text of `vcalloc demo`: every family's demo in one table.
 pub fn demo() -> Result<String> {
-    crate::vcsched::demo()
+    super::demo::run()
 }
 
 /// The study called `name`.
@@ -157,8 +158,13 @@ pub trait Entry: Sync {
     /// A generated instance's text, from the `generate` flags, in the format of `output`
     /// (JSON for standard output; see [`Problem::instance_text`]).
     fn generate(&self, flags: &[Applied<'_>], output: Option<&Path>) -> Result<String>;
-    /// The instance as an LP file, when the problem has one.
-    fn export_lp(&self, file: &Path, flags: &[Applied<'_>]) -> Result<Option<String>>;
+    /// The instance's model as an LP or MPS file, when the problem has one.
+    fn export_lp(
+        &self,
+        file: &Path,
+        flags: &[Applied<'_>],
+        format: ModelFormat,
+    ) -> Result<Option<String>>;
     /// The sweeps.
     fn sweeps(&self) -> Vec<SweepInfo>;
     /// Every instance of a sweep.
@@ -186,6 +192,23 @@ pub trait Entry: Sync {
     fn tools(&self) -> Vec<super::Tool>;
     /// One self-check case ([`Problem::selfcheck`]).
     fn selfcheck(&self, seed: u64) -> Option<super::selfcheck::CaseReport>;
+    /// The family's demo ([`Problem::demo`]): its exact method and heuristic on the embedded
+    /// instance, each within `seconds` and verified.
+    fn demo(&self, seconds: f64) -> Option<Result<Vec<DemoRun>>>;
+}
+
+/// An embedded instance read as its file would be: `load` reads files (formats are told by
+/// name and content), so the text goes through a private temporary file of the same name.
+fn load_embedded<P: Problem>(file: &str, text: &str) -> Result<P::Instance> {
+    let name = Path::new(file)
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy();
+    let tmp = std::env::temp_dir().join(format!("vcalloc-{}-{name}", std::process::id()));
+    std::fs::write(&tmp, text).map_err(Error::io(&tmp))?;
+    let inst = P::load(&tmp, &P::Load::default());
+    let _ = std::fs::remove_file(&tmp);
+    inst
 }
 
 /// The [`Entry`] of a [`Problem`].
@@ -333,11 +356,16 @@ impl<P: Problem> Entry for Registered<P> {
         Ok(P::instance_text(&spec, &inst, output))
     }
 
-    fn export_lp(&self, file: &Path, flags: &[Applied<'_>]) -> Result<Option<String>> {
+    fn export_lp(
+        &self,
+        file: &Path,
+        flags: &[Applied<'_>],
+        format: ModelFormat,
+    ) -> Result<Option<String>> {
         let load: P::Load = apply_flags(None, &of_target(flags, Target::Load))?;
         let settings = Self::settings(None, flags, &Common::default())?;
         let inst = P::load(file, &load)?;
-        P::export_lp(&inst, &settings, &file.display().to_string()).transpose()
+        P::export_lp(&inst, &settings, &file.display().to_string(), format).transpose()
     }
 
     fn sweeps(&self) -> Vec<SweepInfo> {
@@ -419,6 +447,34 @@ impl<P: Problem> Entry for Registered<P> {
     }
     fn tools(&self) -> Vec<super::Tool> {
         P::tools()
+    }
+    fn demo(&self, seconds: f64) -> Option<Result<Vec<DemoRun>>> {
+        let d = P::demo()?;
+        let run = || -> Result<Vec<DemoRun>> {
+            let inst = load_embedded::<P>(d.file, d.text)?;
+            let settings = Self::settings(None, &[], &Common::default())?;
+            let memo = P::Memo::default();
+            [d.exact, d.heuristic]
+                .iter()
+                .map(|m| {
+                    let deadline = Deadline::after(Some(seconds));
+                    let sol = Self::solve_checked(
+                        &inst,
+                        method_of::<P>(m)?,
+                        &settings,
+                        &deadline,
+                        &memo,
+                    )?;
+                    Ok(DemoRun {
+                        problem: P::NAME,
+                        file: d.file,
+                        certificate: sol.as_ref().clone(),
+                        note: d.note,
+                    })
+                })
+                .collect()
+        };
+        Some(run())
     }
     fn selfcheck(&self, seed: u64) -> Option<super::selfcheck::CaseReport> {
         P::selfcheck(seed)

@@ -146,6 +146,24 @@ impl Problem for SocPacking {
         }
     }
 
+    fn export_lp(
+        inst: &Instance,
+        _settings: &Settings,
+        name: &str,
+        format: crate::solver::ModelFormat,
+    ) -> Option<Result<String>> {
+        Some(super::compact::lp_file(inst, name, format))
+    }
+
+    fn demo() -> Option<crate::problem::demo::Demo> {
+        Some(crate::problem::demo::Demo::of(
+            "data/examples/socbp.json",
+            include_str!("../../data/examples/socbp.json"),
+            "bp",
+            "ffd",
+        ))
+    }
+
     fn selfcheck(seed: u64) -> Option<crate::problem::selfcheck::CaseReport> {
         Some(super::selfcheck::case(seed))
     }

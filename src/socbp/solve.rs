@@ -94,7 +94,7 @@ crate::certified!(Solution);
 
 /// First or best fit, items by decreasing `a + D√b` (ties by index); best fit: the bin left
 /// with the least room `c − load`.
-fn fit_decreasing(inst: &Instance, best: bool) -> Vec<Vec<usize>> {
+pub(super) fn fit_decreasing(inst: &Instance, best: bool) -> Vec<Vec<usize>> {
     let mut order: Vec<usize> = (0..inst.len()).collect();
     order.sort_by(|&x, &y| inst.size(y).total_cmp(&inst.size(x)).then(x.cmp(&y)));
     // Per bin: Σa, Σb, items.

@@ -122,6 +122,28 @@ impl LinearModel {
         ColId(self.cols.len() - 1)
     }
 
+    /// Appends `other` (same sense) as an independent block: its rows and columns renamed
+    /// `{prefix}{name}`. The optimum of the sum is the sum of the optima.
+    pub fn append(&mut self, other: LinearModel, prefix: &str) {
+        debug_assert_eq!(self.sense, other.sense);
+        let base = self.rows.len();
+        self.rows.extend(other.rows.into_iter().map(|r| Row {
+            name: format!("{prefix}{}", r.name),
+            ..r
+        }));
+        self.cols.extend(other.cols.into_iter().map(|c| {
+            Column {
+                name: format!("{prefix}{}", c.name),
+                entries: c
+                    .entries
+                    .into_iter()
+                    .map(|(r, a)| (RowId(base + r.0), a))
+                    .collect(),
+                ..c
+            }
+        }));
+    }
+
     /// True when at least one variable is integer.
     pub fn is_mip(&self) -> bool {
         self.cols.iter().any(|c| c.integer)

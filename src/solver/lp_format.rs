@@ -116,7 +116,7 @@ fn terms(t: &[(f64, &str)]) -> String {
 }
 
 /// Shortest representation that reads back to the same `f64`.
-fn num(v: f64) -> String {
+pub(super) fn num(v: f64) -> String {
     if v == f64::INFINITY {
         "inf".into()
     } else if v == f64::NEG_INFINITY {

@@ -674,6 +674,16 @@ fn milp_search(
         let y = super::allocation::placement_min_yield(inst, p);
         milp::start_vector(inst, &layout, p, y)
     });
+    let (rows, columns) = (model.rows.len() as u64, model.cols.len() as u64);
+    let nonzeros = model.cols.iter().map(|c| c.entries.len() as u64).sum();
+    if let Some(why) = settings
+        .highs
+        .refuse_model(rows, columns, nonzeros, deadline)
+    {
+        // Too large for the time or memory left: the warm start, with the closed-form bound.
+        log::warn!("milp: {why}: not built; the answer is the warm start");
+        return Ok(Found::placement(seed).stat("model_not_built", 1.0));
+    }
     let out = solver::solve(&model, &settings.highs, deadline, start.as_deref())?;
     let mut f = Found::placement(None)
         .stat("highs_iterations", out.iterations as f64)

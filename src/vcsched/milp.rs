@@ -201,6 +201,16 @@ pub fn placement_of(layout: &Layout, x: &[f64]) -> Vec<usize> {
 
 /// The MILP of `inst` as a CPLEX LP file; `source` names the instance in the header comment.
 pub fn lp_file(inst: &Instance, source: &str, symmetry_breaking: bool) -> String {
+    model_file(inst, source, symmetry_breaking, solver::ModelFormat::Lp)
+}
+
+/// The MILP as [`lp_file`] writes it, in CPLEX LP or MPS.
+pub fn model_file(
+    inst: &Instance,
+    source: &str,
+    symmetry_breaking: bool,
+    format: solver::ModelFormat,
+) -> String {
     let (model, _) = build(inst, Formulation { symmetry_breaking });
     let equations = match (inst.is_parallel(), inst.is_adaptation()) {
         (false, false) => "VCSched MILP, RR-6692 section 2.5, equations 3-11",
@@ -220,5 +230,5 @@ pub fn lp_file(inst: &Instance, source: &str, symmetry_breaking: bool) -> String
     if inst.is_parallel() {
         comment[1] += &format!(", {} tasks (task k of job i is i_k)", inst.num_tasks());
     }
-    solver::write_lp(&model, &comment)
+    format.write(&model, &comment)
 }

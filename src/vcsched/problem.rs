@@ -265,6 +265,15 @@ impl Problem for VcSched {
         }
     }
 
+    fn demo() -> Option<crate::problem::demo::Demo> {
+        Some(crate::problem::demo::Demo::of(
+            "data/vcsched-demo.json",
+            include_str!("../../data/vcsched-demo.json"),
+            "milp",
+            "mcb8",
+        ))
+    }
+
     fn selfcheck(seed: u64) -> Option<crate::problem::selfcheck::CaseReport> {
         Some(super::selfcheck::case(seed))
     }
@@ -299,11 +308,17 @@ impl Problem for VcSched {
         super::table::render(sols)
     }
 
-    fn export_lp(inst: &Instance, settings: &Settings, name: &str) -> Option<Result<String>> {
-        Some(Ok(super::milp::lp_file(
+    fn export_lp(
+        inst: &Instance,
+        settings: &Settings,
+        name: &str,
+        format: crate::solver::ModelFormat,
+    ) -> Option<Result<String>> {
+        Some(Ok(super::milp::model_file(
             inst,
             name,
             settings.symmetry_breaking,
+            format,
         )))
     }
 
