@@ -7,9 +7,10 @@
 //! every packing it returns is the caller's to check against the bound.
 
 use super::instance::Instance;
-use super::method::{aggregated_root, Settings};
 use super::packing::Machine;
 use super::peak::total_demand_bound;
+use super::root::aggregated_root;
+use super::settings::Settings;
 use crate::error::Result;
 use crate::solver::Deadline;
 use rand::seq::SliceRandom;
