@@ -12,7 +12,8 @@
 
 use super::instance::Instance;
 use super::knapsack::{branch_and_bound, Item, Knapsack};
-use super::pricing::PricingSettings;
+use super::pricing::{PeriodicPricing, PricingSettings};
+use crate::colgen::Pricing;
 use crate::error::Result;
 use crate::solver::Deadline;
 use std::collections::{BTreeMap, HashSet};
@@ -64,6 +65,9 @@ pub struct BranchedPricing<'a> {
     pub max_cells: usize,
     /// Exact pricings so far.
     pub exact_calls: u64,
+    /// The root's pricing over `π` alone (its greedy family, probe, pool and exact search):
+    /// its columns are candidates, and its proof bounds every cell.
+    plain: PeriodicPricing<'a>,
 }
 
 impl<'a> BranchedPricing<'a> {
@@ -71,12 +75,13 @@ impl<'a> BranchedPricing<'a> {
     pub fn new(inst: &'a Instance, settings: PricingSettings, max_cells: usize) -> Self {
         BranchedPricing {
             inst,
-            settings,
+            settings: settings.clone(),
             rows: Vec::new(),
             pool: Vec::new(),
             in_pool: HashSet::new(),
             max_cells,
             exact_calls: 0,
+            plain: PeriodicPricing::new(inst, settings.clone()),
         }
     }
 
@@ -90,6 +95,9 @@ impl<'a> BranchedPricing<'a> {
         for c in columns {
             if !c.is_empty() && self.in_pool.insert(c.clone()) {
                 self.pool.push(c.clone());
+                let col: crate::colgen::Column =
+                    c.iter().map(|&(j, n)| (j, f64::from(n))).collect();
+                self.plain.remember(std::iter::once(&col));
             }
         }
     }
@@ -232,7 +240,29 @@ impl<'a> BranchedPricing<'a> {
         let Some(cells) = self.cells() else {
             return Ok(Priced::default());
         };
-        let mut cheap: Vec<Counts> = Vec::new();
+        // The pricing over `π` alone: without rows it is the whole answer.
+        let plain = self.plain.price(duals, deadline)?;
+        let mut cheap: Vec<Counts> = plain
+            .columns
+            .iter()
+            .map(|(c, _)| {
+                let mut k: Counts = c.iter().map(|&(j, n)| (j, n.round() as u32)).collect();
+                k.retain(|e| e.1 > 0);
+                k.sort_unstable();
+                k
+            })
+            .collect();
+        if self.rows.is_empty() {
+            let found = self.improving(duals, cheap, threshold);
+            self.exact_calls += u64::from(plain.proven_max.is_some());
+            self.remember_found(&found);
+            return Ok(Priced {
+                columns: found,
+                proven_max: plain.proven_max,
+                nodes: plain.nodes,
+                cells: 1,
+            });
+        }
         for cell in &cells {
             if let Some((k, _)) = self.cell_knapsack(duals, cell) {
                 let mut u = k.lower_bounds();
@@ -251,7 +281,7 @@ impl<'a> BranchedPricing<'a> {
             });
         }
         self.exact_calls += 1;
-        let (mut proven, mut nodes, mut solved) = (Some(threshold), 0, 0);
+        let (mut proven, mut nodes, mut solved) = (Some(threshold), plain.nodes, 0);
         // No cell beats `threshold` unless its constant plus the best column of the whole
         // knapsack (no box, no step) does: one search bounds every cell.
         let top = cells.first().map_or(0.0, |c| c.bonus);
@@ -259,8 +289,8 @@ impl<'a> BranchedPricing<'a> {
             bounds: Vec::new(),
             bonus: 0.0,
         };
-        let mut overall = f64::INFINITY;
-        if cells.len() > 1 {
+        let mut overall = plain.proven_max.unwrap_or(f64::INFINITY);
+        if cells.len() > 1 && overall.is_infinite() {
             if let Some((k, constant)) = self.cell_knapsack(duals, &whole) {
                 let target = threshold - top - constant;
                 let mut search = self.settings.search(target, target);
@@ -403,7 +433,7 @@ mod tests {
                 })
                 .collect();
             let mut rows = Vec::new();
-            for _ in 0..rng.random_range(0..=4) {
+            for _ in 0..rng.random_range(1..=4) {
                 let mut corner: Corner = Vec::new();
                 for _ in 0..rng.random_range(1..=2) {
                     let j = rng.random_range(0..n);

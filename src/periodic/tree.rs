@@ -12,7 +12,7 @@ use super::branched::{holds, BranchedPricing, Corner, Counts};
 use super::heuristics::best_fit_decreasing_within;
 use super::instance::Instance;
 use super::packing::Machine;
-use super::repack::{repack, RepackSettings};
+use super::repack::{complete, repack, RepackSettings};
 use super::root::{remove_over_coverage, uncovered, Root};
 use super::settings::Settings;
 use super::solution::Solution;
@@ -59,7 +59,7 @@ impl Default for TreeSettings {
             partial: 3,
             max_cells: 4_096,
             heuristics: true,
-            repack_patience: 3,
+            repack_patience: 1,
             progress_seconds: 5.0,
         }
     }
@@ -89,7 +89,7 @@ impl Default for BranchSettings {
             root_share: 0.5,
             root_finish: true,
             repack: RepackSettings::default(),
-            repack_share: 0.3,
+            repack_share: 0.1,
             tree: TreeSettings::default(),
         }
     }
@@ -387,12 +387,17 @@ pub fn search(
         let integral =
             artificial <= 1e-9 && support.values().all(|v| (v - v.round()).abs() <= 1e-6);
         if integral || ts.heuristics {
-            let mut machines = rounded_packing(inst, &support, deadline);
-            if ts.heuristics && !deadline.expired() && machines.len() as u64 > node_bound {
-                let rs = RepackSettings {
-                    patience: ts.repack_patience,
-                    ..settings.bp.repack.clone()
-                };
+            let rs = RepackSettings {
+                patience: ts.repack_patience,
+                ..settings.bp.repack.clone()
+            };
+            let pack = (ts.heuristics && !integral).then_some((settings, &rs));
+            let mut machines = rounded_packing(inst, &support, pack, deadline)?;
+            if ts.heuristics
+                && !deadline.expired()
+                && machines.len() as u64 > node_bound
+                && machines.len() <= incumbent.len()
+            {
                 repack(inst, &mut machines, node_bound, settings, &rs, deadline)?;
             }
             if machines.len() < incumbent.len() {
@@ -537,13 +542,14 @@ fn branching_corner(support: &BTreeMap<&Counts, f64>, branched: &HashSet<usize>)
         .map(|q| (*q).clone())
 }
 
-/// The LP rounded down (each column `⌊λ⌋` machines), the tasks left packed by BFD, surplus
-/// tasks removed.
+/// The LP rounded down (each column `⌊λ⌋` machines, surplus tasks removed), the tasks left
+/// packed by the root's machinery (`pack`: the repacking's [`complete`]) or by BFD.
 fn rounded_packing(
     inst: &Instance,
     support: &BTreeMap<&Counts, f64>,
+    pack: Option<(&Settings, &RepackSettings)>,
     deadline: &Deadline,
-) -> Vec<Machine> {
+) -> Result<Vec<Machine>> {
     let mut machines = Vec::new();
     for (c, &v) in support {
         for _ in 0..(v + 1e-6).floor() as u64 {
@@ -557,9 +563,14 @@ fn rounded_packing(
         }
     }
     remove_over_coverage(inst, &mut machines);
-    let rest = uncovered(inst, &machines);
-    machines.extend(best_fit_decreasing_within(&rest, &deadline.at_least(0.5)));
-    machines
+    match pack {
+        Some((settings, rs)) => complete(inst, &mut machines, settings, rs, deadline)?,
+        None => {
+            let rest = uncovered(inst, &machines);
+            machines.extend(best_fit_decreasing_within(&rest, &deadline.at_least(0.5)));
+        }
+    }
+    Ok(machines)
 }
 
 /// Column generation at one node: the job rows (`≥ N_j`), the node's branching rows, an
@@ -656,6 +667,19 @@ fn solve_node(
             return Ok(NodeResult {
                 bound,
                 end: NodeEnd::Pruned,
+                columns,
+            });
+        }
+        // The node's integer bound cannot rise above `⌈master⌉`: once its bound meets it, more
+        // columns only refine the LP, and branching is valid on any LP solution.
+        let settled = ceil_with_tolerance(bound).max(node.bound) >= ceil_with_tolerance(sol.value);
+        if settled && sol.primal[..artificials].iter().sum::<f64>() <= 1e-9 {
+            return Ok(NodeResult {
+                bound,
+                end: NodeEnd::Converged {
+                    primal: sol.primal[artificials..].to_vec(),
+                    artificial: 0.0,
+                },
                 columns,
             });
         }
