@@ -46,6 +46,9 @@ pub struct Priced {
     /// A proof that no column is worth more (`None` when a search stopped early or there were
     /// too many cells).
     pub proven_max: Option<f64>,
+    /// An upper bound on every column's value that proves nothing about convergence (the root
+    /// pricing's relaxation bound plus the highest cell constant): a Lagrangian bound still.
+    pub upper_bound: Option<f64>,
     /// Branch-and-bound nodes.
     pub nodes: u64,
     /// Cells solved.
@@ -252,6 +255,9 @@ impl<'a> BranchedPricing<'a> {
                 k
             })
             .collect();
+        // Every column lies in a cell: it is worth at most `max_a π·a` plus the highest constant.
+        let top = cells.first().map_or(0.0, |c| c.bonus);
+        let upper_bound = plain.max_bound().map(|u| u + top);
         if self.rows.is_empty() {
             let found = self.improving(duals, cheap, threshold);
             self.exact_calls += u64::from(plain.proven_max.is_some());
@@ -259,6 +265,7 @@ impl<'a> BranchedPricing<'a> {
             return Ok(Priced {
                 columns: found,
                 proven_max: plain.proven_max,
+                upper_bound,
                 nodes: plain.nodes,
                 cells: 1,
             });
@@ -277,6 +284,8 @@ impl<'a> BranchedPricing<'a> {
             self.remember_found(&found);
             return Ok(Priced {
                 columns: found,
+                upper_bound,
+                nodes: plain.nodes,
                 ..Priced::default()
             });
         }
@@ -284,7 +293,6 @@ impl<'a> BranchedPricing<'a> {
         let (mut proven, mut nodes, mut solved) = (Some(threshold), plain.nodes, 0);
         // No cell beats `threshold` unless its constant plus the best column of the whole
         // knapsack (no box, no step) does: one search bounds every cell.
-        let top = cells.first().map_or(0.0, |c| c.bonus);
         let whole = Cell {
             bounds: Vec::new(),
             bonus: 0.0,
@@ -336,6 +344,7 @@ impl<'a> BranchedPricing<'a> {
         Ok(Priced {
             columns: found,
             proven_max: proven,
+            upper_bound,
             nodes,
             cells: solved,
         })

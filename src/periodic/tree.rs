@@ -648,8 +648,13 @@ fn solve_node(
                 .collect(),
         );
         let priced = pricing.price(&pi, threshold, Some(ts.partial), deadline)?;
-        if let Some(v) = priced.proven_max {
-            // Weak duality with the rows: (π·N + Σ_≥ μ l + Σ_≤ μ u) / max(1, v), rounded down.
+        let v = match (priced.proven_max, priced.upper_bound) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if let Some(v) = v {
+            // Weak duality with the rows: (π·N + Σ_≥ μ l + Σ_≤ μ u) / max(1, v), rounded down,
+            // for any `v` at least every column's value (a proof or a relaxation's bound).
             let (ge, le): (Vec<_>, Vec<_>) =
                 node.rows.iter().zip(&mu).partition(|(r, _)| r.at_least);
             let ge_value = covered_down(
