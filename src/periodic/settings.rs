@@ -85,6 +85,11 @@ impl Validate for Settings {
                 self.bp.repack.attempt_seconds,
                 Seconds,
             ),
+            (
+                "bp.tree.integer_seconds",
+                self.bp.tree.integer_seconds,
+                Seconds,
+            ),
             ("integer_margin_share", self.integer_margin_share, Unit),
             (
                 "integer_margin_seconds",

@@ -44,6 +44,9 @@ pub struct TreeSettings {
     /// The primal heuristic at the nodes (the LP rounded down, BFD, repacking); off, the
     /// tree must find the optimum by branching alone (the brute-force tests).
     pub heuristics: bool,
+    /// Seconds for the integer finish (dive and integer master) of the node heuristic's
+    /// packing of the LP's rounded-down residual, and of each of its repacking attempts.
+    pub integer_seconds: f64,
     /// Repacking attempts in a row without gain at a node's heuristic.
     pub repack_patience: u64,
     /// Seconds between progress lines at `info!`.
@@ -59,6 +62,7 @@ impl Default for TreeSettings {
             partial: 3,
             max_cells: 4_096,
             heuristics: true,
+            integer_seconds: 2.0,
             repack_patience: 1,
             progress_seconds: 5.0,
         }
@@ -389,6 +393,7 @@ pub fn search(
         if integral || ts.heuristics {
             let rs = RepackSettings {
                 patience: ts.repack_patience,
+                attempt_seconds: ts.integer_seconds,
                 ..settings.bp.repack.clone()
             };
             let pack = (ts.heuristics && !integral).then_some((settings, &rs));
