@@ -33,6 +33,7 @@ pub use root::remove_over_coverage;
 pub const NAME: &str = "periodic";
 pub use packing::{group, machine_count, Configuration, Machine};
 pub use pricing::{PeriodicPricing, PricingSettings};
+pub use settings::{BranchSettings, TreeSettings};
 pub use solution::Solution;
-pub use tree::{BranchSettings, TreeEnd, TreeSettings};
+pub use tree::TreeEnd;
 pub use verify::{sampled_peak, verify, SAMPLES, TOLERANCE};

@@ -1,7 +1,7 @@
 //! Settings of the periodic methods: one plain struct, its defaults and its validation.
 
 use super::pricing::PricingSettings;
-use super::tree::BranchSettings;
+use super::repack::RepackSettings;
 use crate::colgen::{CgSettings, DiveSettings};
 use crate::problem::{Invalid, Validate};
 use crate::solver::HighsSettings;
@@ -133,6 +133,99 @@ impl Rule {
             Rule::Unit => "must be in [0, 1)",
             Rule::NonNegative => "must be >= 0",
             Rule::AtLeastOne => "must be at least 1",
+        }
+    }
+}
+
+/// Settings of the job-level tree.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TreeSettings {
+    /// Nodes at most (then: the incumbent, the least open bound, the gap).
+    pub node_limit: u64,
+    /// A column enters a node's master when its reduced cost is below `−reduced_cost_tol`.
+    pub reduced_cost_tol: f64,
+    /// Columns added per pricing at most.
+    pub columns_per_iteration: usize,
+    /// Improving columns after which a cell's exact search stops (nothing is proven then;
+    /// the last pricing of a node always runs to a proof).
+    pub partial: usize,
+    /// Most cells a pricing may enumerate (the product over the branched jobs of their
+    /// intervals); beyond, the node stays open with its bound.
+    pub max_cells: usize,
+    /// The primal heuristic at the nodes (the LP rounded down, BFD, repacking); off, the
+    /// tree must find the optimum by branching alone (the brute-force tests).
+    pub heuristics: bool,
+    /// Seconds for the integer finish (dive and integer master) of the node heuristic's
+    /// packing of the LP's rounded-down residual, and of each of its repacking attempts.
+    pub integer_seconds: f64,
+    /// Repacking attempts in a row without gain at a node's heuristic.
+    pub repack_patience: u64,
+    /// Seconds between progress lines at `info!`.
+    pub progress_seconds: f64,
+}
+
+impl Default for TreeSettings {
+    fn default() -> Self {
+        TreeSettings {
+            node_limit: 100_000,
+            reduced_cost_tol: 1e-7,
+            columns_per_iteration: 10,
+            partial: 3,
+            max_cells: 4_096,
+            heuristics: true,
+            integer_seconds: 2.0,
+            repack_patience: 1,
+            progress_seconds: 5.0,
+        }
+    }
+}
+
+/// Settings of `--method bp`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BranchSettings {
+    /// Under a time limit, the share of it the job-level root may use (the repacking and the
+    /// tree get the rest).
+    pub root_share: f64,
+    /// The job-level root's dive and restricted integer master (off: the tree starts from the
+    /// best heuristic and must find the optimum itself; the brute-force tests use it).
+    pub root_finish: bool,
+    /// When the root leaves a gap: repacking a few machines at a time (see `periodic::repack`).
+    pub repack: RepackSettings,
+    /// The share of the time left that repacking may use before the tree starts.
+    pub repack_share: f64,
+    /// The job-level tree.
+    pub tree: TreeSettings,
+}
+
+impl Default for BranchSettings {
+    fn default() -> Self {
+        BranchSettings {
+            root_share: 0.5,
+            root_finish: true,
+            repack: RepackSettings::default(),
+            repack_share: 0.1,
+            tree: TreeSettings::default(),
+        }
+    }
+}
+
+impl BranchSettings {
+    /// The tree on its own: no integer finish at the root, no repacking, no heuristic in the
+    /// tree, so that branching itself must find and prove the optimum.
+    pub fn branching_only() -> Self {
+        BranchSettings {
+            root_finish: false,
+            repack: RepackSettings {
+                enabled: false,
+                ..RepackSettings::default()
+            },
+            tree: TreeSettings {
+                heuristics: false,
+                ..TreeSettings::default()
+            },
+            ..BranchSettings::default()
         }
     }
 }

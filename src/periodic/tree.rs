@@ -14,109 +14,15 @@ use super::instance::Instance;
 use super::packing::Machine;
 use super::repack::{complete, repack, RepackSettings};
 use super::root::{remove_over_coverage, uncovered, Root};
-use super::settings::Settings;
+use super::settings::{Settings, TreeSettings};
 use super::solution::Solution;
 use crate::colgen::safe::{covered_down, covered_up, farley_from, sum_down};
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
 use crate::solver::{ColumnLp, Deadline};
 use log::{debug, info};
-use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BinaryHeap, HashSet};
 use std::time::Instant;
-
-/// Settings of the job-level tree.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct TreeSettings {
-    /// Nodes at most (then: the incumbent, the least open bound, the gap).
-    pub node_limit: u64,
-    /// A column enters a node's master when its reduced cost is below `−reduced_cost_tol`.
-    pub reduced_cost_tol: f64,
-    /// Columns added per pricing at most.
-    pub columns_per_iteration: usize,
-    /// Improving columns after which a cell's exact search stops (nothing is proven then;
-    /// the last pricing of a node always runs to a proof).
-    pub partial: usize,
-    /// Most cells a pricing may enumerate (the product over the branched jobs of their
-    /// intervals); beyond, the node stays open with its bound.
-    pub max_cells: usize,
-    /// The primal heuristic at the nodes (the LP rounded down, BFD, repacking); off, the
-    /// tree must find the optimum by branching alone (the brute-force tests).
-    pub heuristics: bool,
-    /// Seconds for the integer finish (dive and integer master) of the node heuristic's
-    /// packing of the LP's rounded-down residual, and of each of its repacking attempts.
-    pub integer_seconds: f64,
-    /// Repacking attempts in a row without gain at a node's heuristic.
-    pub repack_patience: u64,
-    /// Seconds between progress lines at `info!`.
-    pub progress_seconds: f64,
-}
-
-impl Default for TreeSettings {
-    fn default() -> Self {
-        TreeSettings {
-            node_limit: 100_000,
-            reduced_cost_tol: 1e-7,
-            columns_per_iteration: 10,
-            partial: 3,
-            max_cells: 4_096,
-            heuristics: true,
-            integer_seconds: 2.0,
-            repack_patience: 1,
-            progress_seconds: 5.0,
-        }
-    }
-}
-
-/// Settings of `--method bp`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct BranchSettings {
-    /// Under a time limit, the share of it the job-level root may use (the repacking and the
-    /// tree get the rest).
-    pub root_share: f64,
-    /// The job-level root's dive and restricted integer master (off: the tree starts from the
-    /// best heuristic and must find the optimum itself; the brute-force tests use it).
-    pub root_finish: bool,
-    /// When the root leaves a gap: repacking a few machines at a time (see [`super::repack`]).
-    pub repack: RepackSettings,
-    /// The share of the time left that repacking may use before the tree starts.
-    pub repack_share: f64,
-    /// The job-level tree.
-    pub tree: TreeSettings,
-}
-
-impl Default for BranchSettings {
-    fn default() -> Self {
-        BranchSettings {
-            root_share: 0.5,
-            root_finish: true,
-            repack: RepackSettings::default(),
-            repack_share: 0.1,
-            tree: TreeSettings::default(),
-        }
-    }
-}
-
-impl BranchSettings {
-    /// The tree on its own: no integer finish at the root, no repacking, no heuristic in the
-    /// tree, so that branching itself must find and prove the optimum.
-    pub fn branching_only() -> Self {
-        BranchSettings {
-            root_finish: false,
-            repack: RepackSettings {
-                enabled: false,
-                ..RepackSettings::default()
-            },
-            tree: TreeSettings {
-                heuristics: false,
-                ..TreeSettings::default()
-            },
-            ..BranchSettings::default()
-        }
-    }
-}
 
 /// How the search ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -745,7 +651,7 @@ fn solve_node(
 mod tests {
     use super::*;
     use crate::periodic::selfcheck::{brute_force, random_instance};
-    use crate::periodic::{solve, verify, Method};
+    use crate::periodic::{solve, verify, BranchSettings, Method};
     use crate::Status;
 
     /// The tree alone (no integer finish at the root, no repacking, no node heuristic) on tiny
