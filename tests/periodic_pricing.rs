@@ -237,6 +237,7 @@ fn zero_amplitude_matches_dynamic_programming() {
                 })
                 .collect(),
             conflicts: Vec::new(),
+            lower: Vec::new(),
         };
         let truth = dp(&weights, &profits, &counts, cap);
         for solver in VARIANTS {

@@ -2,7 +2,7 @@
 //! Eyraud-Dubois, 2015): column generation with an integer SOCP knapsack pricing, the §5.2
 //! heuristics and the §5.1 lower bound.
 
-mod branch;
+mod branched;
 pub mod compact;
 mod generate;
 pub mod heuristics;
@@ -15,22 +15,26 @@ mod pricing;
 mod problem;
 mod repack;
 mod report;
+mod root;
 pub mod selfcheck;
+mod settings;
 mod solution;
-mod tasks;
+mod tree;
 mod verify;
 
-pub use branch::BranchSettings;
+pub use branched::{holds, BranchedPricing, Corner, Counts};
 pub use generate::{generate, Amplitude, TaskSize};
 pub use instance::{Format, Instance, Job};
-pub use method::{remove_over_coverage, solve, solve_within, Method, Settings};
+pub use method::{solve, solve_within, Method, Settings};
 pub use problem::{GenSpec, Load, Periodic};
 pub use repack::RepackSettings;
+pub use root::remove_over_coverage;
 
 /// The registry name of the family.
 pub const NAME: &str = "periodic";
 pub use packing::{group, machine_count, Configuration, Machine};
 pub use pricing::{PeriodicPricing, PricingSettings};
+pub use settings::{BranchSettings, TreeSettings};
 pub use solution::Solution;
-pub use tasks::{task_jobs, TaskPricing};
+pub use tree::TreeEnd;
 pub use verify::{sampled_peak, verify, SAMPLES, TOLERANCE};

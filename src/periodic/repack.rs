@@ -7,9 +7,10 @@
 //! every packing it returns is the caller's to check against the bound.
 
 use super::instance::Instance;
-use super::method::{aggregated_root, Settings};
 use super::packing::Machine;
 use super::peak::total_demand_bound;
+use super::root::aggregated_root;
+use super::settings::Settings;
 use crate::error::Result;
 use crate::solver::Deadline;
 use rand::seq::SliceRandom;
@@ -105,6 +106,53 @@ pub fn repack(
     }
     out.seconds = began.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// Packs the tasks `machines` leave unplaced (a partial packing of `inst`, no over-coverage)
+/// by the root's column generation, dive and integer master (`attempt_seconds` for the
+/// finish), and adds those machines: the branch-and-price tree's node heuristic, after it fixed
+/// the whole machines of its LP.
+pub fn complete(
+    inst: &Instance,
+    machines: &mut Vec<Machine>,
+    settings: &Settings,
+    rs: &RepackSettings,
+    deadline: &Deadline,
+) -> Result<()> {
+    let mut left: Vec<u32> = inst.jobs.iter().map(|j| j.tasks).collect();
+    for m in machines.iter() {
+        for &(j, n) in &m.tasks {
+            left[j] = left[j].saturating_sub(n);
+        }
+    }
+    let jobs: Vec<usize> = (0..inst.jobs.len()).filter(|&j| left[j] > 0).collect();
+    if jobs.is_empty() {
+        return Ok(());
+    }
+    let sub = Instance {
+        capacity: inst.capacity,
+        jobs: jobs
+            .iter()
+            .map(|&j| super::instance::Job {
+                tasks: left[j],
+                ..inst.jobs[j].clone()
+            })
+            .collect(),
+    };
+    let mut sub_settings = settings.clone();
+    sub_settings.integer_time_limit = rs.attempt_seconds;
+    let lb = total_demand_bound(&sub);
+    let packed = aggregated_root(&sub, &sub_settings, lb, true, Instant::now(), deadline)?;
+    for m in &packed.machines {
+        let mut back = Machine::default();
+        for &(j, n) in &m.tasks {
+            for _ in 0..n {
+                back.push(inst, jobs[j]);
+            }
+        }
+        machines.push(back);
+    }
+    Ok(())
 }
 
 /// `k` machines: the `⌈k/2⌉` with the most peak slack, the rest at random.

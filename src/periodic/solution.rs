@@ -2,9 +2,10 @@
 
 use super::packing::Configuration;
 use crate::error::Result;
-use crate::problem::Certificate;
+use crate::problem::{Certificate, Sense};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+use std::time::Instant;
 
 /// A periodic-packing answer: the certificate (objective: machines; bound: a proven lower
 /// bound on the number of machines) and the configurations.
@@ -44,5 +45,30 @@ impl Solution {
     /// Reads a solution file.
     pub fn load(path: &Path) -> Result<Self> {
         crate::input::parse_json(&crate::input::read_text(path)?, path, "solution")
+    }
+}
+
+/// The answer of `method`: its configurations (if any), machine count, proven lower bound, LP
+/// bound and iterations, timed from `began`.
+pub(super) fn finished(
+    method: &str,
+    configurations: Option<Vec<Configuration>>,
+    machines: u64,
+    lower_bound: u64,
+    lp_bound: Option<f64>,
+    iterations: u32,
+    began: Instant,
+) -> Solution {
+    let mut certificate = Certificate::new(super::NAME, method, Sense::Minimize);
+    certificate.bound = Some(lower_bound as f64);
+    if configurations.is_some() {
+        certificate.scored(machines as f64, lower_bound as f64, 0.0);
+    }
+    certificate.seconds = began.elapsed().as_secs_f64();
+    Solution {
+        certificate,
+        lp_bound,
+        iterations,
+        configurations: configurations.unwrap_or_default(),
     }
 }

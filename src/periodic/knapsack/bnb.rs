@@ -218,11 +218,23 @@ pub fn branch_and_bound(
     deadline: &Deadline,
 ) -> Result<Solved> {
     let n = k.items.len();
-    // A start that breaks a conflict is no start.
-    let incumbent = if k.compatible(&incumbent) {
+    let lower = k.lower_bounds();
+    // A start that breaks a conflict or leaves the box is no start; the box's corner is one
+    // when it fits, and a box whose corner does not fit holds no column.
+    let in_box = |u: &[u32]| u.len() == n && u.iter().zip(&lower).all(|(a, l)| a >= l);
+    let incumbent = if k.compatible(&incumbent) && in_box(&incumbent) {
         incumbent
+    } else if k.compatible(&lower) && k.fits(&lower) {
+        lower.clone()
     } else {
-        vec![0; n]
+        return Ok(Solved {
+            best: lower,
+            value: f64::NEG_INFINITY,
+            proven_max: Some(search.threshold),
+            improving: Vec::new(),
+            nodes: 0,
+            root: None,
+        });
     };
     let mut best_value = k.value(&incumbent);
     let mut best = incumbent;
@@ -245,7 +257,7 @@ pub fn branch_and_bound(
     let mut socp: Option<Socp> = None;
     let mut open = Open::new(
         Node {
-            lower: vec![0; n],
+            lower,
             upper: ub,
             bound: f64::INFINITY,
             dir: None,

@@ -48,6 +48,9 @@ pub struct Knapsack {
     /// decisions); empty when there are none. Every relaxation ignores them (a superset:
     /// bounds stay valid); the search honours them exactly (see [`branch_and_bound`]).
     pub conflicts: Vec<Vec<usize>>,
+    /// Per item, the fewest tasks a column must take (branch-and-price's cells, see
+    /// `periodic::branched`); empty when there are none. Every search starts from this box.
+    pub lower: Vec<u32>,
 }
 
 /// Absolute tolerance on the peak when checking that a count vector fits.
@@ -60,6 +63,16 @@ impl Knapsack {
             capacity,
             items,
             conflicts: Vec::new(),
+            lower: Vec::new(),
+        }
+    }
+
+    /// The fewest tasks of each item a column must take (zeros when there is no lower bound).
+    pub fn lower_bounds(&self) -> Vec<u32> {
+        if self.lower.is_empty() {
+            vec![0; self.items.len()]
+        } else {
+            self.lower.clone()
         }
     }
 
