@@ -21,6 +21,7 @@ pub mod relabel;
 pub mod relaxation;
 mod report;
 pub mod rounding;
+mod routes;
 pub mod selfcheck;
 mod solution;
 mod sweeps;

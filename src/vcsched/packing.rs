@@ -241,6 +241,13 @@ fn checked(flat: &Instance, bins: &[Vec<usize>]) -> Decision {
     }
 }
 
+/// A decision as [`improve`] uses it: a packing's largest load, kept in [`Improved`].
+enum Asked {
+    Fits(f64),
+    Refuted,
+    Unknown,
+}
+
 /// What [`improve`] achieved.
 #[derive(Debug, Clone, Default)]
 pub struct Improved {
@@ -273,31 +280,9 @@ pub fn improve(
         ..Improved::default()
     };
     let best_load = best.as_ref().map(|b| b.0);
-    let mut incumbent = best_load;
-    if incumbent.is_none() {
-        // No placement known: the memory question alone (CPU can go anywhere at Σα).
-        let t = flat.total_cpu().max(floor) * 2.0;
-        let probe = decide(flat, t, settings, false, deadline)?;
-        out.probes += 1;
-        out.nodes += probe.nodes;
-        match probe.decision {
-            Decision::Refuted => {
-                out.infeasible = true;
-                out.proven = true;
-                return Ok(out);
-            }
-            Decision::Fits(p) => {
-                let l = max_load(flat, &p);
-                incumbent = Some(l);
-                out.placement = Some((l, p));
-            }
-            Decision::Unknown => return Ok(out),
-        }
-    }
-    let Some(mut top) = incumbent else {
-        return Ok(out);
-    };
-    let ask = |t: f64, lp_only: bool, out: &mut Improved, dl: &Deadline| -> Result<Decision> {
+    // Asks the decision at `t`, logs it, counts it and keeps a better placement it finds;
+    // `Fits` carries the placement's largest load.
+    let ask = |t: f64, lp_only: bool, out: &mut Improved, dl: &Deadline| -> Result<Asked> {
         let began = std::time::Instant::now();
         let probe = decide(flat, t, settings, lp_only, dl)?;
         log::info!(
@@ -314,25 +299,43 @@ pub fn improve(
         );
         out.probes += 1;
         out.nodes += probe.nodes;
-        if let Decision::Fits(p) = &probe.decision {
-            let l = max_load(flat, p);
-            if out.placement.as_ref().is_none_or(|b| l < b.0) && best_load.is_none_or(|b| l < b) {
-                out.placement = Some((l, p.clone()));
+        Ok(match probe.decision {
+            Decision::Fits(p) => {
+                let l = max_load(flat, &p);
+                if out.placement.as_ref().is_none_or(|b| l < b.0) && best_load.is_none_or(|b| l < b)
+                {
+                    out.placement = Some((l, p));
+                }
+                Asked::Fits(l)
             }
-        }
-        Ok(probe.decision)
+            Decision::Refuted => Asked::Refuted,
+            Decision::Unknown => Asked::Unknown,
+        })
+    };
+    let mut top = match best_load {
+        Some(l) => l,
+        // No placement known: the memory question alone (CPU can go anywhere at Σα).
+        None => match ask(flat.total_cpu().max(floor) * 2.0, false, &mut out, deadline)? {
+            Asked::Refuted => {
+                out.infeasible = true;
+                out.proven = true;
+                return Ok(out);
+            }
+            Asked::Fits(l) => l,
+            Asked::Unknown => return Ok(out),
+        },
     };
     // The configuration LP just below the incumbent: refuted, the incumbent is optimal.
     let mut t = top * (1.0 - settings.margin);
     if t > out.floor {
         match ask(t, true, &mut out, deadline)? {
-            Decision::Refuted => {
+            Asked::Refuted => {
                 out.floor = out.floor.max(refuted_load(t));
                 out.proven = true;
                 return Ok(out);
             }
-            Decision::Fits(p) => top = max_load(flat, &p),
-            Decision::Unknown => top = t,
+            Asked::Fits(l) => top = l,
+            Asked::Unknown => top = t,
         }
     }
     // The LP alone, bisected between the floor and there: refuted raises the floor; a
@@ -347,9 +350,9 @@ pub fn improve(
         steps += 1;
         let t = 0.5 * (out.floor + top);
         match ask(t, true, &mut out, &bisection)? {
-            Decision::Refuted => out.floor = out.floor.max(refuted_load(t)),
-            Decision::Fits(p) => top = top.min(max_load(flat, &p)),
-            Decision::Unknown => top = t,
+            Asked::Refuted => out.floor = out.floor.max(refuted_load(t)),
+            Asked::Fits(l) => top = top.min(l),
+            Asked::Unknown => top = t,
         }
     }
     // Branch-and-price just below the incumbent, again below each better placement found.
@@ -362,13 +365,13 @@ pub fn improve(
             break;
         }
         match ask(t, false, &mut out, deadline)? {
-            Decision::Refuted => {
+            Asked::Refuted => {
                 out.floor = out.floor.max(refuted_load(t));
                 out.proven = true;
                 break;
             }
-            Decision::Fits(_) => {}
-            Decision::Unknown => break,
+            Asked::Fits(_) => {}
+            Asked::Unknown => break,
         }
     }
     Ok(out)
