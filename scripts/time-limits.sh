@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # The time-limit figure of issue 36: every method of every family, on instances 10x the sizes of
-# tests/limits.rs (vcsched 256 x 2,000 among them), under --time-limit S for each S given
+# tests/it/limits.rs (vcsched 256 x 2,000 among them), under --time-limit S for each S given
 # (default 1 5 20). Writes OUT/runs.csv (problem, method, instance, S, wall seconds, exit code,
 # status, within S x 1.1 + 1 s) and prints, per S, the median and largest wall time and every
 # overrun. Not a timed test: run it on a quiet machine (docs/results.md, "Time limits").
 #
 #   scripts/time-limits.sh OUT [S ...]        (VCALLOC=path/to/vcalloc; default target/release)
+#   scripts/time-limits.sh OUT TERM|INT       the same solves, no limit: the signal after 3 s
+#
+# The signal mode writes OUT/signals.csv (problem, method, instance, signal, seconds from the
+# signal to the exit, exit code, status, the written answer verifies, finished before the
+# signal) and prints the slowest stop and every stop over 1 s, missing answer or failed verify.
 set -u
 out=${1:?usage: scripts/time-limits.sh OUT [S ...]}
 shift
@@ -44,6 +49,44 @@ runs=(
     "binpacking bins.json ffd bfd cg bp"
     "socbp soc.json ffd bfd cg bp"
 )
+
+if [ "${limits[0]}" = TERM ] || [ "${limits[0]}" = INT ]; then
+    sig=${limits[0]}
+    csv=$out/signals.csv
+    [ -s "$csv" ] || echo "problem,method,instance,signal,stop_s,exit,status,verified,finished_first" >"$csv"
+    for line in "${runs[@]}"; do
+        read -r problem file methods <<<"$line"
+        for m in $methods; do
+            key="$problem,$m,$file,$sig,"
+            grep -q "^$key" "$csv" && continue # resumable
+            sol=$out/solutions/$problem-$m-$file-$sig.json
+            rm -f "$sol"
+            "$B" solve "$problem" "$I/$file" --method "$m" --time-limit 600 -q --output "$sol" \
+                >/dev/null 2>"$out/solutions/$problem-$m-$file-$sig.err" &
+            pid=$!
+            sleep 3
+            first=1
+            t0=$(date +%s.%N)
+            kill -"$sig" "$pid" 2>/dev/null && first=0
+            wait "$pid"
+            code=$?
+            t1=$(date +%s.%N)
+            stop=$(echo "$t1 - $t0" | bc -l)
+            [ "$first" = 1 ] && stop=0
+            status=$(grep -o '"status": *"[a-z_]*"' "$sol" 2>/dev/null | head -1 | sed 's/.*"\([a-z_]*\)"$/\1/')
+            verified=0
+            "$B" verify "$I/$file" "$sol" -q >/dev/null 2>&1 && verified=1
+            printf '%s%.3f,%s,%s,%s,%s\n' "$key" "$stop" "$code" "${status:-none}" "$verified" "$first" >>"$csv"
+            printf '%-10s %-12s %-18s %s %6.2f s after the signal, exit %s %s verified %s\n' "$problem" "$m" "$file" "$sig" "$stop" "$code" "${status:-none}" "$verified"
+        done
+    done
+    echo
+    awk -F, 'NR > 1 && $4 == s' s="$sig" "$csv" | sort -t, -k5 -g | tail -1 |
+        awk -F, '{ printf "slowest stop: %s %s %.2f s\n", $1, $2, $5 }'
+    bad=$(awk -F, -v s="$sig" 'NR > 1 && $4 == s && ($5 > 1 || $8 != 1) { printf "%s/%s(%ss, exit %s, verified %s) ", $1, $2, $5, $6, $8 }' "$csv")
+    echo "runs: $(awk -F, -v s="$sig" 'NR > 1 && $4 == s' "$csv" | wc -l), over 1 s or unverified: ${bad:-none}"
+    exit 0
+fi
 
 csv=$out/runs.csv
 [ -s "$csv" ] || echo "problem,method,instance,limit_s,wall_s,exit,status,within" >"$csv"

@@ -21,7 +21,7 @@ pub fn sweep(a: &Sweep) -> vcalloc::Result<i32> {
         save_instances: a.save_instances,
         settings: a.settings.clone(),
     };
-    let summary = experiment::run(&opts)?;
+    let summary = heartbeat(|| experiment::run(&opts), &a.set)?;
     experiment::write_report(&a.out, &read_rows(&results_path(&a.out))?)?;
     println!(
         "{}: {} rows written, {} already present, {} errors; {} and report.md in {}",
@@ -33,6 +33,11 @@ pub fn sweep(a: &Sweep) -> vcalloc::Result<i32> {
         a.out.display()
     );
     Ok(if summary.errors > 0 { 3 } else { 0 })
+}
+
+/// Runs a sweep or a study with a line in the log whenever it is quiet for an interval.
+fn heartbeat<R>(work: impl FnOnce() -> R, name: &str) -> R {
+    vcalloc::solver::progress::heartbeat("vcalloc::experiment", work, || format!("{name}: running"))
 }
 
 pub fn merge(dirs: &[PathBuf], out: &Path) -> vcalloc::Result<i32> {
@@ -68,7 +73,7 @@ pub fn study(
         path: args.out.clone(),
         source,
     })?;
-    let text = (study.run)(args)?;
+    let text = heartbeat(|| (study.run)(args), name)?;
     let path = args.out.join("report.md");
     std::fs::write(&path, &text).map_err(|source| vcalloc::Error::Io {
         path: path.clone(),

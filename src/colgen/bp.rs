@@ -452,6 +452,7 @@ pub fn branch_and_price<P: BranchPricing>(
                     .unwrap_or(node_bound),
                 incumbent.len()
             );
+            crate::solver::progress::mark();
         }
     };
     let best = beat(&incumbent);

@@ -477,6 +477,7 @@ pub fn run<P: Pricing>(
             pricing_seconds,
             nodes
         );
+            crate::solver::progress::mark();
             if converged {
                 break Termination::Converged;
             }

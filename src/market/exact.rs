@@ -13,7 +13,7 @@
 use super::instance::{Instance, Res};
 use super::placement::{global_ideal, members_of};
 use super::share::{proportional_share, ErrorNorm};
-use crate::solver::Deadline;
+use crate::solver::{progress, Deadline};
 use std::collections::HashSet;
 
 /// What the search returns.
@@ -73,6 +73,9 @@ struct Search<'a> {
     deadline: Deadline,
     stopped: bool,
     next_poll: u64,
+    /// The root's bound, for the live log.
+    root: f64,
+    ticker: progress::Ticker,
 }
 
 /// One candidate move: VM `v` from its initial node to `to`.
@@ -352,6 +355,14 @@ impl Search<'_> {
             if self.states >= self.next_poll {
                 self.next_poll = self.states + 1024;
                 self.stopped = self.deadline.expired();
+                if self.ticker.due() {
+                    progress::line(format_args!(
+                        "exact: branch-and-bound {} states, incumbent {} (largest error), root bound {}",
+                        self.states,
+                        progress::figure(self.best_err),
+                        progress::figure(self.root)
+                    ));
+                }
             }
             if self.stopped {
                 return;
@@ -426,11 +437,14 @@ pub fn exact_search(
         deadline: *deadline,
         stopped: false,
         next_poll: 0,
+        root: 0.0,
+        ticker: progress::Ticker::new(),
     };
     for n in 0..nn {
         s.refresh(n);
     }
     let root = root_bound(&s.node_err, limit);
+    s.root = root;
     s.best_err = s.max_error();
     let start_err = super::placement::Evaluation::new(inst, start.to_vec(), norm).max_error();
     if start_err < s.best_err {

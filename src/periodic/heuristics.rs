@@ -30,17 +30,16 @@ pub fn best_fit_decreasing(inst: &Instance) -> Vec<Machine> {
     best_fit_decreasing_within(inst, &Deadline::none())
 }
 
-/// BFD until `deadline`; once it has passed, each task left gets a machine of its own (every
-/// task fits alone), so a valid packing comes back at once.
+/// BFD until `deadline`; once it has passed, the tasks left go to new machines by next fit
+/// ([`next_fit`], constant time a task), so a valid packing comes back at once.
 pub fn best_fit_decreasing_within(inst: &Instance, deadline: &Deadline) -> Vec<Machine> {
     let limit = fit_limit(inst);
     let mut machines: Vec<Machine> = Vec::new();
-    for j in task_order(inst) {
+    let order = task_order(inst);
+    for (done, &j) in order.iter().enumerate() {
         if deadline.expired() {
-            let mut alone = Machine::default();
-            alone.push(inst, j);
-            machines.push(alone);
-            continue;
+            machines.extend(next_fit(inst, order[done..].iter().copied()));
+            break;
         }
         let task = Load::of_task(inst, j);
         let mut best: Option<(usize, f64)> = None;
@@ -109,7 +108,7 @@ where
 }
 
 /// [`dichotomic`] with a packer that may stop at its deadline: it then returns the best
-/// packing found so far, or one machine per task when there is none yet.
+/// packing found so far, or [`next_fit`]'s when there is none yet.
 pub fn dichotomic_within<F>(inst: &Instance, pack: F) -> Vec<Machine>
 where
     F: Fn(usize) -> Result<Option<Vec<Machine>>, Expired>,
@@ -122,11 +121,11 @@ where
         match pack(m) {
             Ok(Some(p)) => break (m, p),
             Ok(None) => {}
-            Err(Expired) => return one_per_machine(inst),
+            Err(Expired) => return next_fit(inst, task_order(inst)),
         }
         if m >= total {
-            // Every task fits alone (validated), so one machine per task always works.
-            return one_per_machine(inst);
+            // Every task fits alone (validated), so next fit always packs.
+            return next_fit(inst, task_order(inst));
         }
         lo = m + 1;
         m = (bound + 2 * step - 1).min(total);
@@ -147,16 +146,25 @@ where
     best
 }
 
-/// Every task on a machine of its own.
-fn one_per_machine(inst: &Instance) -> Vec<Machine> {
-    task_order(inst)
-        .into_iter()
-        .map(|j| {
-            let mut m = Machine::default();
-            m.push(inst, j);
-            m
-        })
-        .collect()
+/// Next fit: each task on the last machine opened if it fits there, else on a new one. The
+/// fallback once a deadline has passed: constant time a task (2 million tasks in tens of
+/// milliseconds), and with the tasks of a job together it fills each machine with one job's
+/// identical tasks — far fewer machines than one a task. Every task fits alone (validated).
+pub fn next_fit(inst: &Instance, tasks: impl IntoIterator<Item = usize>) -> Vec<Machine> {
+    let limit = fit_limit(inst);
+    let mut machines: Vec<Machine> = Vec::new();
+    for j in tasks {
+        let task = Load::of_task(inst, j);
+        match machines.last_mut() {
+            Some(m) if m.load.plus(&task).peak() <= limit => m.push(inst, j),
+            _ => {
+                let mut m = Machine::default();
+                m.push(inst, j);
+                machines.push(m);
+            }
+        }
+    }
+    machines
 }
 
 /// MM with the search on `M` of [`dichotomic`].
@@ -164,8 +172,8 @@ pub fn min_max_search(inst: &Instance) -> Vec<Machine> {
     min_max_search_within(inst, &Deadline::none())
 }
 
-/// [`min_max_search`] until `deadline`: the best packing found by then (one machine per task
-/// when none).
+/// [`min_max_search`] until `deadline`: the best packing found by then ([`next_fit`] when
+/// none).
 pub fn min_max_search_within(inst: &Instance, deadline: &Deadline) -> Vec<Machine> {
     dichotomic_within(inst, |m| min_max_within(inst, m, deadline))
 }
@@ -205,4 +213,43 @@ pub fn min_max_module_within(inst: &Instance, deadline: &Deadline) -> Vec<Machin
             real
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::generate::{generate, Amplitude, TaskSize};
+    use super::super::peak::fits;
+    use super::*;
+
+    /// Each job's task count over a packing.
+    fn counts(inst: &Instance, machines: &[Machine]) -> Vec<u64> {
+        let mut n = vec![0u64; inst.jobs.len()];
+        for m in machines {
+            for &(j, c) in &m.tasks {
+                n[j] += u64::from(c);
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn the_fallbacks_place_every_task_once_and_fit() {
+        for seed in 0..6 {
+            let inst = generate(TaskSize::Large, Amplitude::Large, 8, seed).unwrap();
+            let want: Vec<u64> = inst.jobs.iter().map(|j| u64::from(j.tasks)).collect();
+            let nf = next_fit(&inst, task_order(&inst));
+            let gone = Deadline::after(Some(0.0));
+            for p in [
+                nf.clone(),
+                best_fit_decreasing_within(&inst, &gone),
+                min_max_search_within(&inst, &gone),
+            ] {
+                assert_eq!(counts(&inst, &p), want, "seed {seed}");
+                assert!(p.iter().all(|m| fits(&inst, &m.load)), "seed {seed}");
+                assert!(p.len() as u64 >= total_demand_bound(&inst), "seed {seed}");
+            }
+            // Next fit shares machines (a job's tasks together): fewer than one a task.
+            assert!(nf.len() < inst.num_tasks() as usize, "seed {seed}");
+        }
+    }
 }

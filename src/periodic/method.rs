@@ -15,7 +15,8 @@ use std::time::Instant;
 /// A periodic-packing method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Method {
-    /// Branch-and-price: the job-level root, then Ryan–Foster branching over unit tasks.
+    /// Branch-and-price: the job-level root, then the job-level tree (bounds on the number of
+    /// columns holding at least k tasks of a job).
     Bp,
     /// Column generation (Dantzig–Wolfe) with the integer finish.
     Cg,
@@ -45,7 +46,7 @@ impl Method {
     pub fn description(&self) -> &'static str {
         match self {
             Method::Bp => {
-                "branch-and-price: column generation, then Ryan–Foster branching over unit tasks"
+                "branch-and-price: column generation, then branching over jobs (Vanderbeck: columns with at least k tasks of a job)"
             }
             Method::Cg => {
                 "column generation (HiGHS master, SOCP knapsack pricing) with the integer finish"

@@ -1,7 +1,7 @@
 //! The family's self-check: tiny random periodic instances whose fewest machines brute-force
 //! partitioning finds; every method's machines and bound held against it, column
 //! generation's LP bound against it and the total-demand bound, every answer verified.
-//! `tests/periodic_cg.rs` draws from here.
+//! `tests/it/periodic_cg.rs` draws from here.
 
 use super::{peak, solve, verify, BranchSettings, Instance, Job, Method, Settings};
 use crate::problem::selfcheck::CaseReport;

@@ -366,12 +366,12 @@ pub fn search(
         }
         if last_log.elapsed().as_secs_f64() >= ts.progress_seconds {
             last_log = Instant::now();
-            info!(
-                "tree: {nodes} nodes, {} open, bound {}, incumbent {}",
+            crate::solver::progress::line(format_args!(
+                "branch-and-price (jobs): {nodes} nodes, {} open, bound {}, incumbent {}",
                 heap.len(),
                 open_bound(&heap, stuck, node_bound),
                 incumbent.len()
-            );
+            ));
         }
     };
     let best = incumbent.len() as u64;

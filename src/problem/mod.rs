@@ -15,7 +15,7 @@
 //! ```
 //!
 //! `docs/architecture.md` walks through adding a problem, with the ten-line toy problem of
-//! `tests/problem_toy.rs`.
+//! `tests/it/problem_toy.rs`.
 
 mod certificate;
 mod config;

@@ -300,7 +300,11 @@ impl<P: Problem> Entry for Registered<P> {
         let settings = Self::settings(req.settings, req.flags, &req.common)?;
         let inst = P::load(req.file, &load)?;
         let deadline = Deadline::after(req.time_limit);
-        let sol = Self::solve_checked(&inst, method, &settings, &deadline, &P::Memo::default())?;
+        // A heartbeat in the live log whenever the method itself is quiet for an interval.
+        let sol = crate::solver::progress::while_running(
+            || Self::solve_checked(&inst, method, &settings, &deadline, &P::Memo::default()),
+            || format!("{} {}: running", P::NAME, req.method),
+        )?;
         // The load options travel with the answer: `verify` reads the instance as it was read.
         let mut json = serde_json::to_value(&sol).expect("a solution serialises");
         let options = serde_json::to_value(&load).expect("load options serialise");

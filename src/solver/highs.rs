@@ -28,7 +28,7 @@ pub struct HighsSettings {
     /// Feasibility and integrality tolerance of a MIP's branch-and-cut
     /// (`mip_feasibility_tolerance`). HiGHS's default 1e-6: at 1e-9 HiGHS claimed optimality
     /// below a feasible point on a VCSched and a rebalance instance (the soak and `exact`
-    /// found them; `tests/selfcheck.rs`, `tests/vcsched_exact.rs`).
+    /// found them; `tests/it/selfcheck.rs`, `tests/it/vcsched_exact.rs`).
     pub mip_feasibility_tolerance: f64,
     /// HiGHS's random seed (it changes tie-breaking, hence reproducibility).
     pub random_seed: i32,

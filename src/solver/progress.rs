@@ -7,9 +7,9 @@
 //! process started (hidden by `-q`); a library caller sees nothing unless its logger enables
 //! the target.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex};
-use std::time::Duration;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// The log target of the progress lines.
 pub const TARGET: &str = "vcalloc::progress";
@@ -28,19 +28,128 @@ pub fn enabled() -> bool {
     log::log_enabled!(target: TARGET, log::Level::Info)
 }
 
-/// Runs `work`, and while it runs logs `status()` every interval from a second thread: a
-/// line every few seconds even while the solver is inside a step that calls nothing back
-/// (HiGHS's root LP). Without progress shown, just runs `work`.
+/// The clock of [`LAST_LINE_MS`]: the first use of this module.
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+/// Milliseconds after [`epoch`] of the last progress line, from any loop.
+static LAST_LINE_MS: AtomicU64 = AtomicU64::new(0);
+
+/// Heartbeats running now, nested.
+static DEPTH: AtomicUsize = AtomicUsize::new(0);
+
+fn now_ms() -> u64 {
+    epoch().elapsed().as_millis().min(u128::from(u64::MAX)) as u64
+}
+
+/// Logs one progress line (and remembers when, so [`while_running`]'s heartbeat stays quiet
+/// while a loop reports by itself).
+pub fn line(args: std::fmt::Arguments<'_>) {
+    log::info!(target: TARGET, "{args}");
+    mark();
+}
+
+/// Notes that a loop logged a line of its own under another target (column generation's
+/// iterations), so the heartbeat of [`while_running`] does not repeat it.
+pub fn mark() {
+    LAST_LINE_MS.store(now_ms().max(1), Ordering::Relaxed);
+}
+
+/// True when no progress line came for most of an interval.
+fn quiet_for_an_interval() -> bool {
+    let last = LAST_LINE_MS.load(Ordering::Relaxed);
+    let interval = INTERVAL_MS.load(Ordering::Relaxed);
+    last == 0 || now_ms().saturating_sub(last) >= interval * 9 / 10
+}
+
+/// The clock of a loop's own lines: [`Ticker::due`] is true once an interval has passed since
+/// its last true (never while progress is hidden).
+#[derive(Debug, Clone)]
+pub struct Ticker {
+    next: Option<Instant>,
+    calls: u32,
+    /// The clock is read when `calls & mask == 0`.
+    mask: u32,
+}
+
+impl Default for Ticker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Ticker {
+    /// A ticker whose first line comes one interval from now; it reads the clock at every
+    /// call (for loops of a few hundred steps a second at most).
+    pub fn new() -> Self {
+        Ticker {
+            next: enabled().then(|| Instant::now() + interval()),
+            calls: 0,
+            mask: 0,
+        }
+    }
+
+    /// As [`Ticker::new`], reading the clock once in 256 calls: cheap enough for every node
+    /// of a search.
+    pub fn for_nodes() -> Self {
+        Ticker {
+            mask: 255,
+            ..Self::new()
+        }
+    }
+
+    /// True when a line is due.
+    pub fn due(&mut self) -> bool {
+        let Some(next) = self.next else {
+            return false;
+        };
+        self.calls = self.calls.wrapping_add(1);
+        if self.calls & self.mask != 0 {
+            return false;
+        }
+        let now = Instant::now();
+        if now < next {
+            return false;
+        }
+        self.next = Some(now + interval());
+        true
+    }
+}
+
+/// Runs `work`, and while it runs logs `status()` from a second thread whenever no progress
+/// line came for an interval: a line every few seconds even while the solver is inside a step
+/// that calls nothing back (HiGHS's root LP, a heuristic's pass). Without progress shown, just
+/// runs `work`.
 pub fn while_running<R>(work: impl FnOnce() -> R, status: impl Fn() -> String + Sync) -> R {
-    if !enabled() {
+    heartbeat(TARGET, work, status)
+}
+
+/// [`while_running`] with its lines under `target` (a study's, whose solves keep theirs hidden).
+pub fn heartbeat<R>(
+    target: &str,
+    work: impl FnOnce() -> R,
+    status: impl Fn() -> String + Sync,
+) -> R {
+    if !log::log_enabled!(target: target, log::Level::Info) {
         return work();
     }
+    // Nested heartbeats (the registry's around HiGHS's): only the innermost speaks.
+    struct Level(usize);
+    impl Drop for Level {
+        fn drop(&mut self) {
+            DEPTH.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+    let level = Level(DEPTH.fetch_add(1, Ordering::Relaxed) + 1);
     let done = (Mutex::new(false), Condvar::new());
     std::thread::scope(|scope| {
         scope.spawn(|| {
             let (lock, wake) = &done;
             let mut finished = lock.lock().unwrap_or_else(|e| e.into_inner());
-            loop {
+            // `work` may have ended before this thread first took the lock.
+            while !*finished {
                 let (guard, waited) = wake
                     .wait_timeout(finished, interval())
                     .unwrap_or_else(|e| e.into_inner());
@@ -48,8 +157,10 @@ pub fn while_running<R>(work: impl FnOnce() -> R, status: impl Fn() -> String + 
                 if *finished {
                     return;
                 }
-                if waited.timed_out() {
-                    log::info!(target: TARGET, "{}", status());
+                let innermost = DEPTH.load(Ordering::Relaxed) <= level.0;
+                if waited.timed_out() && innermost && quiet_for_an_interval() {
+                    log::info!(target: target, "{}", status());
+                    mark();
                 }
             }
         });

@@ -10,7 +10,7 @@
 //!
 //! [`optimal_grants`] solves it with HiGHS through the crate's adapter (the phase for
 //! parallel jobs, whose tasks tie hosts together); the tests build the same program
-//! independently with `good_lp` (`tests/common`), to check both the adapter model and the
+//! independently with `good_lp` (`tests/it/common`), to check both the adapter model and the
 //! sequential greedy of [`super::allocation`].
 
 use super::instance::Instance;

@@ -19,7 +19,7 @@ use super::allocation::Placement;
 use super::improve;
 use super::instance::Instance;
 use super::{greedy, mcb};
-use crate::solver::Deadline;
+use crate::solver::{progress, Deadline};
 
 /// Memory slack of a host, the same as [`super::memory_feasible`]'s in `finish`: a
 /// refutation at `1 + MEMORY_SLACK` is a refutation at 1.
@@ -165,6 +165,7 @@ pub fn solve(flat: &Instance, closed: f64, max_nodes: u64, deadline: &Deadline) 
     // probes answer; a probe's exhaustion raises the floor, a yes lowers the incumbent.
     let mut t = floor;
     let mut unknowns = 0;
+    let mut ticker = progress::Ticker::new();
     while hi > lo * (1.0 + PROBE_RESOLUTION) && unknowns < MAX_UNKNOWN_PROBES && left > 0 {
         let cap = t * (1.0 + PROOF_MARGIN);
         let mut probe = Search::new(flat, None, cap, left / 2, *deadline);
@@ -172,6 +173,20 @@ pub fn solve(flat: &Instance, closed: f64, max_nodes: u64, deadline: &Deadline) 
         left -= probe.nodes.min(left);
         out.nodes += probe.nodes;
         out.probes += 1;
+        if ticker.due() {
+            progress::line(format_args!(
+                "exact: probe {} at largest load {}: {}, incumbent {}, floor {}",
+                out.probes,
+                progress::figure(t),
+                match (&found, probe.stopped) {
+                    (Some(_), _) => "fits",
+                    (None, false) => "refuted",
+                    (None, true) => "unknown",
+                },
+                progress::figure(hi),
+                progress::figure(lo)
+            ));
+        }
         match (found, probe.stopped) {
             (Some(p), _) => {
                 let l = improve::max_load(flat, &p);
@@ -263,6 +278,7 @@ pub struct Search {
     /// The node cap or the deadline stopped the search.
     pub stopped: bool,
     done: bool,
+    ticker: progress::Ticker,
 }
 
 impl Search {
@@ -315,6 +331,7 @@ impl Search {
             deadline,
             stopped: false,
             done: false,
+            ticker: progress::Ticker::for_nodes(),
         }
     }
 
@@ -337,6 +354,16 @@ impl Search {
         if out_of_effort(self.nodes, self.max_nodes, &self.deadline) {
             self.stopped = true;
             return;
+        }
+        if self.ticker.due() {
+            let inc = self.incumbent.as_ref().map_or(f64::INFINITY, |b| b.0);
+            progress::line(format_args!(
+                "exact: branch-and-bound {} nodes, largest load {} (yield {}), floor {}",
+                self.nodes,
+                progress::figure(inc),
+                progress::figure((1.0 / inc).min(1.0)),
+                progress::figure(self.floor)
+            ));
         }
         let n = self.a.len();
         if k == n {

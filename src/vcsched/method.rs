@@ -3,6 +3,7 @@
 
 use super::allocation::{allocate_within, memory_feasible, Placement};
 use super::instance::{Instance, BUDGET_TOLERANCE};
+use super::lns::LnsSettings;
 use super::packing::PackingSettings;
 use super::relaxation::{self, Route};
 use super::routes;
@@ -150,6 +151,9 @@ pub struct Settings {
     /// budget-free route (see `models/vcsched.md`); a node count keeps the result
     /// deterministic, where a time slice would not.
     pub adapt_direct_nodes: i32,
+    /// `exact`: the large-neighbourhood search on its incumbent where its own search leaves a
+    /// gap (before the packing).
+    pub lns: LnsSettings,
     /// `exact`: the vector-packing bound and proof where its own search leaves a gap.
     pub packing: PackingSettings,
     /// Options passed to HiGHS.
@@ -171,6 +175,7 @@ impl Default for Settings {
             exact_max_nodes: 2_000_000,
             budget: None,
             adapt_direct_nodes: 100,
+            lns: LnsSettings::default(),
             packing: PackingSettings::default(),
             highs: HighsSettings::default(),
         }
@@ -203,6 +208,7 @@ impl Validate for Settings {
         if self.max_attempts == 0 {
             return Err(Invalid::new("max_attempts", 0, "must be at least 1"));
         }
+        self.lns.check()?;
         self.packing.check()?;
         if self.highs.threads == 0 {
             return Err(Invalid::new("highs.threads", 0, "must be at least 1"));

@@ -11,6 +11,7 @@ pub mod generate;
 pub mod greedy;
 pub mod improve;
 mod instance;
+pub mod lns;
 pub mod mcb;
 mod method;
 pub mod milp;

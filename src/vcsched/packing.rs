@@ -285,8 +285,8 @@ pub fn improve(
     let ask = |t: f64, lp_only: bool, out: &mut Improved, dl: &Deadline| -> Result<Asked> {
         let began = std::time::Instant::now();
         let probe = decide(flat, t, settings, lp_only, dl)?;
-        log::info!(
-            "packing: largest load {t:.6} ({}): {}, hosts bound {}, {} nodes, {:.2} s",
+        crate::solver::progress::line(format_args!(
+            "exact: packing at largest load {t:.6} ({}): {}, hosts bound {}, {} nodes, {:.2} s",
             if lp_only { "LP" } else { "branch-and-price" },
             match probe.decision {
                 Decision::Fits(_) => "fits",
@@ -296,7 +296,7 @@ pub fn improve(
             probe.hosts_bound,
             probe.nodes,
             began.elapsed().as_secs_f64()
-        );
+        ));
         out.probes += 1;
         out.nodes += probe.nodes;
         Ok(match probe.decision {

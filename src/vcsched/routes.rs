@@ -5,7 +5,7 @@
 use super::allocation::{memory_feasible, Placement};
 use super::instance::{Instance, BUDGET_TOLERANCE};
 use super::method::{Found, Settings};
-use super::{adapt, improve, mcb, milp, packing, relabel};
+use super::{adapt, improve, lns, mcb, milp, packing, relabel};
 use crate::error::{Error, Result};
 use crate::solver::{self, Deadline, LinearStatus};
 use std::collections::BTreeMap;
@@ -30,15 +30,31 @@ pub(super) fn exact_search(
     .stat("exhausted", f64::from(u8::from(o.exhausted)))
     .stat("descent_steps", o.descent_steps as f64)
     .stat("probes", f64::from(o.probes));
-    let best = o
+    let mut best = o
         .placement
         .clone()
         .map(|p| (improve::max_load(flat, &p), p));
-    // Already within the gap tolerance: nothing for the packing to close.
-    let closed_gap = best
-        .as_ref()
-        .is_some_and(|b| (1.0 / b.0).min(1.0) >= o.bound - settings.gap_tolerance);
-    if o.exhausted || closed_gap || !settings.packing.enabled {
+    // Already within the gap tolerance: nothing for the search and the packing to close.
+    let closed = |best: &Option<(f64, Placement)>| {
+        best.as_ref()
+            .is_some_and(|b| (1.0 / b.0).min(1.0) >= o.bound - settings.gap_tolerance)
+    };
+    if o.exhausted || closed(&best) {
+        return Ok(found);
+    }
+    let mut found = found;
+    if let (Some((l, p)), true) = (&mut best, settings.lns.enabled) {
+        let began = Instant::now();
+        let floor = 1.0 / o.bound;
+        let got = lns::improve(flat, p, floor, &settings.lns, settings.seed, deadline);
+        *l = improve::max_load(flat, p);
+        found.placement = Some(p.clone());
+        found = found
+            .stat("lns_steps", f64::from(got.steps))
+            .stat("lns_gains", f64::from(got.gains))
+            .stat("lns_seconds", began.elapsed().as_secs_f64());
+    }
+    if closed(&best) || !settings.packing.enabled {
         Ok(found)
     } else {
         packed(flat, o.bound, best, found, settings, deadline)
