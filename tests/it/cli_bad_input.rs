@@ -1,7 +1,7 @@
 //! Bad input gets a clear error naming the file, the field or line, the value and the reason,
 //! with exit code 2 — never a panic. One test per case, through the real binary.
 
-mod common;
+use crate::common;
 
 use common::{expect_input_error, vcalloc, write};
 use std::path::{Path, PathBuf};

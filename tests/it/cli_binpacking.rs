@@ -2,7 +2,7 @@
 //! input, solve → verify, `bp` at the published optimum with the published root LP, and bad
 //! input (exit code 2, the file, the line or field, the value, the reason).
 
-mod common;
+use crate::common;
 
 use common::{expect_input_error, vcalloc, write};
 use std::path::Path;

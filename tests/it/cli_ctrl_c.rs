@@ -3,7 +3,7 @@
 //! the exit code is 130.
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! Evolving applications through the command line: generate, every method, verify (and a
 //! doctored solution caught), bad input named, the paper's study at a small scale.
 
-mod common;
+use crate::common;
 
 use common::{expect_input_error, vcalloc, write};
 

@@ -2,7 +2,7 @@
 //! conserved credits and no negative account under both admission policies, and bad scenario
 //! fields named by file, field and value with exit 2.
 
-mod common;
+use crate::common;
 
 use common::{expect_input_error, vcalloc, write};
 

@@ -1,7 +1,7 @@
 //! PC/EC through the command line: a trace fixture under every policy, verified; the bound
 //! below every policy; a doctored record caught; bad traces named by file, line and field.
 
-mod common;
+use crate::common;
 
 use common::{expect_input_error, vcalloc, write};
 

@@ -1,7 +1,7 @@
 //! The periodic commands through the real binary: solve → verify for every method, and bad
 //! input (one test per case: exit code 2, the file, the field or line, the value, the reason).
 
-mod common;
+use crate::common;
 
 use common::{expect_input_error, vcalloc, write};
 use std::path::Path;

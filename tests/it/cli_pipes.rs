@@ -3,7 +3,7 @@
 //! tools do — exit 0 or killed by SIGPIPE (the shell's 141), no panic, no backtrace.
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};
@@ -540,6 +540,47 @@ fn a_milp_solve_logs_its_progress_on_stderr_unless_quiet() {
     quiet.insert(0, "-q");
     let (_, err) = logged(&quiet, None);
     assert!(!err.contains("HiGHS"), "{err}");
+}
+
+#[test]
+fn a_method_with_no_log_of_its_own_gets_a_heartbeat() {
+    // Best fit over 2 million tasks (about 6 s unbounded): nothing in it reports.
+    let d = tempfile::tempdir().unwrap();
+    let inst = d.path().join("p.json");
+    let inst = inst.to_str().unwrap();
+    common::vcalloc_ok(&[
+        "generate",
+        "periodic",
+        "--tasks",
+        "small",
+        "--amplitude",
+        "large",
+        "--jobs",
+        "4000",
+        "--seed",
+        "1",
+        "--output",
+        inst,
+    ]);
+    let args = [
+        "solve",
+        "periodic",
+        inst,
+        "--method",
+        "bfd",
+        "--time-limit",
+        "2.5",
+        "-v",
+        "--output",
+        "-",
+    ];
+    let (c, err) = logged(&args, None);
+    assert_eq!(c["method"], "bfd");
+    let beats = err
+        .lines()
+        .filter(|l| l.contains(" s  periodic bfd: running"))
+        .count();
+    assert!(beats >= 1, "{err}");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! brute force optimal and no worse than tabu, tabu no worse than keeping the placement, bad
 //! input named.
 
-mod common;
+use crate::common;
 
 use common::{expect_input_error, vcalloc, write};
 

@@ -1,7 +1,7 @@
 //! The `vcalloc` command end to end: generate → solve (every method) → verify, CSV input,
 //! reproducibility, the golden LP file, and HiGHS reading the exported LP.
 
-mod common;
+use crate::common;
 
 use common::vcalloc;
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! file gives them; both merges must equal a single-process sweep, row for row.
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

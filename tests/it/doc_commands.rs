@@ -42,7 +42,7 @@ const SKIPPED: &[(&str, &str)] = &[
     ),
     (
         "experiment ",
-        "a paper-sized study or sweep (minutes to hours); tests/experiment.rs runs sweeps, \
+        "a paper-sized study or sweep (minutes to hours); tests/it/experiment.rs runs sweeps, \
          shards and merges on small sets",
     ),
     (

@@ -1,7 +1,7 @@
 //! The experiment runner: a tiny sweep end to end, resuming an interrupted CSV, and sharded
 //! runs merged equal to one unsharded run.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! its own (`solver::solve_file`: no part of our model building in between), finds the value
 //! `solve` reports on small instances.
 
-mod common;
+use crate::common;
 
 use common::{vcalloc, vcalloc_ok};
 use serde_json::Value;

@@ -3,7 +3,7 @@
 //! verifies, its bound, and no false claim: `optimal` only with a closed gap (and the known
 //! optimum where there is one), never `infeasible` (every instance here is feasible).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::Instant;

@@ -2,7 +2,7 @@
 //! disagreement and a summary naming every family; a replayed case reports the same. The full
 //! soak (10,000 cases) is `make soak`.
 
-mod common;
+use crate::common;
 
 use common::vcalloc_ok;
 

@@ -7,7 +7,7 @@
 //! section (`time-vs-jobs.svg`).
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use common::csv_without_seconds;
 use rand::{Rng, SeedableRng};

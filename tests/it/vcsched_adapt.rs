@@ -2,7 +2,7 @@
 //! enumeration, the budget's two extremes, and every heuristic (the `adapt` baseline and the
 //! relabelled from-scratch heuristics) against the optimum and within the budget.
 
-mod common;
+use crate::common;
 
 use vcalloc::vcsched::{brute, solve, verify, Instance, Method, Settings};
 use vcalloc::Status;

@@ -1,6 +1,6 @@
 //! The greedy average-yield phase (§3.5) against the same program solved by HiGHS.
 
-mod common;
+use crate::common;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

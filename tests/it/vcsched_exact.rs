@@ -2,7 +2,7 @@
 //! force (sequential and parallel, feasible and infeasible), against the MILP on the paper's
 //! small set, on planted optima, and honest under a time limit.
 
-mod common;
+use crate::common;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -2,7 +2,7 @@
 //! bounds against solutions — on hundreds of seeded random tiny instances. Every output is
 //! also re-checked by `verify`.
 
-mod common;
+use crate::common;
 
 use vcalloc::vcsched::{brute, solve, verify, Instance, Method, Settings};
 use vcalloc::Status;

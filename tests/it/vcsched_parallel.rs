@@ -2,7 +2,7 @@
 //! the heuristics (tasks placed as items) against the optimum, and the per-job average-yield
 //! LP against an independent model and its own dual certificate.
 
-mod common;
+use crate::common;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

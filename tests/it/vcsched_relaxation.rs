@@ -3,7 +3,7 @@
 //! relaxation (checked here against the MILP model built independently of the face LP),
 //! with the value HiGHS finds for the whole LP; budgeted adaptations take the whole LP.
 
-mod common;
+use crate::common;
 
 use common::{tiny_adaptation, tiny_instance, tiny_parallel_instance};
 use vcalloc::solver::{Deadline, HighsSettings};
