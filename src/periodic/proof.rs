@@ -1,0 +1,112 @@
+//! The proofs of a periodic packing's lower bound and their re-derivation (issue 37,
+//! models/periodic.md §"Proofs"): `total-demand` (`⌈W/C⌉`) in closed form, the Farley bound of
+//! column generation's duals over the jobs (`pricing`: the best machine under the duals is
+//! re-proved by a complete run of the family's exact SOCP knapsack), the job-level tree
+//! (`search`, re-run by `--deep`).
+
+use super::instance::Instance;
+use super::knapsack::{branch_and_bound, Search};
+use super::method::{solve_within, Method, Settings};
+use super::pricing::{PeriodicPricing, PricingSettings};
+use super::solution::Solution;
+use crate::colgen::safe;
+use crate::outcome::ceil_with_tolerance;
+use crate::problem::proof::{judge, supports, with_closed_form};
+use crate::problem::{BoundCheck, Depth, Proof, Sense};
+use crate::solver::Deadline;
+
+/// Knapsack nodes the re-proof of a pricing value may take.
+const PRICING_NODES: u64 = 2_000_000;
+/// Seconds the re-proof of a pricing value may take.
+const PRICING_SECONDS: f64 = 60.0;
+
+/// A pricing proof of the bound `lp` by the duals `pi` (one per job): the claimed best
+/// pricing value is the one that makes `π·N / v = lp`.
+pub(super) fn pricing(inst: &Instance, pi: &[f64], lp: f64) -> Proof {
+    let total = safe::covered_up(pi, &demands(inst));
+    Proof::Pricing {
+        duals: pi.to_vec(),
+        best: if lp > 0.0 { (total / lp).max(1.0) } else { 1.0 },
+    }
+}
+
+/// The jobs' task counts: the covering rows' demands.
+fn demands(inst: &Instance) -> Vec<f64> {
+    inst.jobs.iter().map(|j| f64::from(j.tasks)).collect()
+}
+
+/// The closed form `⌈W/C⌉`.
+pub fn closed_form(inst: &Instance) -> u64 {
+    super::peak::total_demand_bound(inst)
+}
+
+/// Re-derives the bound of `sol`.
+pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
+    let c = &sol.certificate;
+    let closed = Some(closed_form(inst) as f64);
+    with_closed_form(c, Sense::Minimize, closed, || match &c.proof {
+        Some(Proof::Pricing { duals, .. }) => match farley(inst, duals) {
+            Ok(b) => judge(c, Sense::Minimize, "pricing", b as f64),
+            Err(why) => BoundCheck::Refuted { why },
+        },
+        Some(Proof::Search { .. }) if depth.deep => {
+            let deadline = Deadline::after(Some(depth.seconds));
+            match solve_within(inst, Method::Bp, &Settings::default(), &deadline) {
+                Ok(again) => match again.certificate.bound {
+                    Some(b) if supports(Sense::Minimize, b, c.bound.unwrap_or(0.0)) => {
+                        BoundCheck::Checked {
+                            kind: "search",
+                            value: b,
+                        }
+                    }
+                    b => BoundCheck::Claimed {
+                        why: format!(
+                            "the tree re-run within {} s reached the bound {b:?} only",
+                            depth.seconds
+                        ),
+                    },
+                },
+                Err(e) => BoundCheck::Claimed {
+                    why: format!("the tree re-run failed: {e}"),
+                },
+            }
+        }
+        _ => BoundCheck::claimed_by(c),
+    })
+}
+
+/// `⌈π·N / max(1, v)⌉` with `v` the proven best machine under the duals `pi` (one per job,
+/// `N` the jobs' task counts), rounded outward; an error naming what is wrong.
+pub fn farley(inst: &Instance, pi: &[f64]) -> Result<u64, String> {
+    if pi.len() != inst.jobs.len() {
+        return Err(format!(
+            "the pricing proof has {} duals for {} jobs",
+            pi.len(),
+            inst.jobs.len()
+        ));
+    }
+    if pi.iter().any(|p| !p.is_finite()) {
+        return Err("the pricing proof has a dual that is not a finite number".into());
+    }
+    // Every job with a positive dual is an item (no profit floor).
+    let settings = PricingSettings {
+        min_profit: 0.0,
+        ..PricingSettings::default()
+    };
+    let oracle = PeriodicPricing::new(inst, settings);
+    let k = oracle.knapsack(pi);
+    let search = Search {
+        node_limit: PRICING_NODES,
+        ..Search::default()
+    };
+    let start = vec![0; k.items.len()];
+    let deadline = Deadline::after(Some(PRICING_SECONDS));
+    let v = branch_and_bound(&k, start, &search, &deadline)
+        .map_err(|e| format!("the best machine under the proof's duals: {e}"))?
+        .proven_max
+        .ok_or_else(|| {
+            "the best machine under the proof's duals could not be proved within the budget"
+                .to_string()
+        })?;
+    Ok(ceil_with_tolerance(safe::farley(pi, &demands(inst), v)))
+}
