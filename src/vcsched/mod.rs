@@ -17,6 +17,7 @@ pub mod milp;
 pub mod packing;
 pub mod perturb;
 mod problem;
+pub mod proof;
 pub mod relabel;
 pub mod relaxation;
 mod report;
