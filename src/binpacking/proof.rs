@@ -13,7 +13,7 @@ use super::instance::Instance;
 use super::solve::{Method, Settings, Solution};
 use crate::colgen::safe;
 use crate::outcome::ceil_with_tolerance;
-use crate::problem::proof::{judge, with_closed_form};
+use crate::problem::proof::{judge, Unproved, with_closed_form};
 use crate::problem::{BoundCheck, Depth, Proof, Sense};
 use crate::solver::Deadline;
 
@@ -52,7 +52,8 @@ pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
     with_closed_form(c, Sense::Minimize, closed, || match &c.proof {
         Some(Proof::Pricing { duals, .. }) => match farley(inst, duals) {
             Ok(b) => judge(c, Sense::Minimize, "pricing", b as f64),
-            Err(why) => BoundCheck::Refuted { why },
+            Err(Unproved::Budget(why)) => BoundCheck::Claimed { why },
+            Err(Unproved::Malformed(why)) => BoundCheck::Refuted { why },
         },
         Some(Proof::Search { .. }) if depth.deep => {
             let deadline = Deadline::after(Some(depth.seconds));
@@ -82,20 +83,23 @@ pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
 
 /// `⌈π·1 / max(1, v)⌉` with `v` the proven best bin under the duals `pi`, rounded outward;
 /// an error naming what is wrong with the duals.
-pub fn farley(inst: &Instance, pi: &[f64]) -> Result<u64, String> {
+pub fn farley(inst: &Instance, pi: &[f64]) -> Result<u64, Unproved> {
     if pi.len() != inst.len() {
-        return Err(format!(
+        return Err(Unproved::Malformed(format!(
             "the pricing proof has {} duals for {} items",
             pi.len(),
             inst.len()
-        ));
+        )));
     }
     if pi.iter().any(|p| !p.is_finite()) {
-        return Err("the pricing proof has a dual that is not a finite number".into());
+        return Err(Unproved::Malformed(
+            "the pricing proof has a dual that is not a finite number".into(),
+        ));
     }
     let v = best_bin(inst, pi).ok_or_else(|| {
-        "the best bin under the proof's duals could not be proved within the node budget"
-            .to_string()
+        Unproved::Budget(
+            "the best bin under the proof's duals was not proved within the node budget".into(),
+        )
     })?;
     let ones = vec![1.0; pi.len()];
     Ok(ceil_with_tolerance(safe::farley(pi, &ones, v)))
@@ -261,7 +265,7 @@ mod tests {
         assert_eq!(farley(&i, &[1.0; 4]), Ok(4));
         // Duals inflated for one item: the best bin is worth more, the bound falls.
         assert!(farley(&i, &[1.0, 1.0, 1.0, 3.0]).unwrap() < 4);
-        assert!(farley(&i, &[1.0; 3]).is_err());
+        assert!(matches!(farley(&i, &[1.0; 3]), Err(Unproved::Malformed(_))));
         assert!(farley(&i, &[f64::NAN; 4]).is_err());
     }
 }

@@ -11,7 +11,7 @@ use super::pricing::{PeriodicPricing, PricingSettings};
 use super::solution::Solution;
 use crate::colgen::safe;
 use crate::outcome::ceil_with_tolerance;
-use crate::problem::proof::{judge, supports, with_closed_form};
+use crate::problem::proof::{judge, Unproved, supports, with_closed_form};
 use crate::problem::{BoundCheck, Depth, Proof, Sense};
 use crate::solver::Deadline;
 
@@ -47,7 +47,8 @@ pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
     with_closed_form(c, Sense::Minimize, closed, || match &c.proof {
         Some(Proof::Pricing { duals, .. }) => match farley(inst, duals) {
             Ok(b) => judge(c, Sense::Minimize, "pricing", b as f64),
-            Err(why) => BoundCheck::Refuted { why },
+            Err(Unproved::Budget(why)) => BoundCheck::Claimed { why },
+            Err(Unproved::Malformed(why)) => BoundCheck::Refuted { why },
         },
         Some(Proof::Search { .. }) if depth.deep => {
             let deadline = Deadline::after(Some(depth.seconds));
@@ -77,16 +78,18 @@ pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
 
 /// `⌈π·N / max(1, v)⌉` with `v` the proven best machine under the duals `pi` (one per job,
 /// `N` the jobs' task counts), rounded outward; an error naming what is wrong.
-pub fn farley(inst: &Instance, pi: &[f64]) -> Result<u64, String> {
+pub fn farley(inst: &Instance, pi: &[f64]) -> Result<u64, Unproved> {
     if pi.len() != inst.jobs.len() {
-        return Err(format!(
+        return Err(Unproved::Malformed(format!(
             "the pricing proof has {} duals for {} jobs",
             pi.len(),
             inst.jobs.len()
-        ));
+        )));
     }
     if pi.iter().any(|p| !p.is_finite()) {
-        return Err("the pricing proof has a dual that is not a finite number".into());
+        return Err(Unproved::Malformed(
+            "the pricing proof has a dual that is not a finite number".into(),
+        ));
     }
     // Every job with a positive dual is an item (no profit floor).
     let settings = PricingSettings {
@@ -102,11 +105,13 @@ pub fn farley(inst: &Instance, pi: &[f64]) -> Result<u64, String> {
     let start = vec![0; k.items.len()];
     let deadline = Deadline::after(Some(PRICING_SECONDS));
     let v = branch_and_bound(&k, start, &search, &deadline)
-        .map_err(|e| format!("the best machine under the proof's duals: {e}"))?
+        .map_err(|e| Unproved::Budget(format!("the best machine under the proof's duals: {e}")))?
         .proven_max
         .ok_or_else(|| {
-            "the best machine under the proof's duals could not be proved within the budget"
-                .to_string()
+            Unproved::Budget(
+                "the best machine under the proof's duals was not proved within the budget"
+                    .into(),
+            )
         })?;
     Ok(ceil_with_tolerance(safe::farley(pi, &demands(inst), v)))
 }

@@ -192,6 +192,15 @@ impl BoundCheck {
     }
 }
 
+/// Why a pricing value was not re-proved.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unproved {
+    /// The proof does not fit the instance (wrong length, not finite): refuted.
+    Malformed(String),
+    /// The exact pricing ran out of its budget: the bound stays claimed.
+    Budget(String),
+}
+
 /// Judges a re-derived bound `value` against the certificate's: checked by `kind` when it is
 /// at least as strong (within [`OPTIMAL_SLACK`], relative, the slack an `optimal` claim has
 /// anyway), refuted otherwise.

@@ -1,0 +1,193 @@
+//! The proofs of an SOC packing's lower bound and their re-derivation (issue 37,
+//! models/packing.md §"Proofs"): `volume` in closed form, the root's Farley bound (`pricing`:
+//! the best bin under the duals re-proved by the knapsack below, independent of the solve's),
+//! the tree (`search`, re-run by `--deep`).
+//!
+//! The knapsack: depth-first over items in decreasing dual, every bin checked by the
+//! instance's own `fits`, bounded by the fractional knapsack of three linear rows every bin
+//! satisfies — `Σa ≤ c'`, `Σb ≤ (c'/D)²` and the chord `Σa + D·Σb/√B ≤ c'` (`√x ≥ x/√B` on
+//! `[0, B]`, `B = (c'/D)²`), with `c' = c(1 + TOL)` as `fits` allows. Sums err by at most
+//! `n·2⁻⁵³` relative, inside the margin [`safe::widened`] adds.
+
+use super::instance::Instance;
+use super::solve::{solve, Method, Settings, Solution};
+use crate::colgen::safe;
+use crate::outcome::ceil_with_tolerance;
+use crate::problem::proof::{judge, Unproved, supports, with_closed_form};
+use crate::problem::{BoundCheck, Depth, Proof, Sense};
+use crate::solver::Deadline;
+
+/// Nodes of the knapsack before it gives up.
+const SEARCH_NODES: u64 = 5_000_000;
+
+/// A pricing proof of the bound `lp` by the duals `pi` (one per item).
+pub(super) fn pricing(pi: &[f64], lp: f64) -> Proof {
+    let total: f64 = pi.iter().map(|p| p.max(0.0)).sum();
+    Proof::Pricing {
+        duals: pi.to_vec(),
+        best: if lp > 0.0 { (total / lp).max(1.0) } else { 1.0 },
+    }
+}
+
+/// Re-derives the bound of `sol`.
+pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
+    let c = &sol.certificate;
+    let closed = Some(inst.volume_bound() as f64);
+    with_closed_form(c, Sense::Minimize, closed, || match &c.proof {
+        Some(Proof::Pricing { duals, .. }) => match farley(inst, duals) {
+            Ok(b) => judge(c, Sense::Minimize, "pricing", b as f64),
+            Err(Unproved::Budget(why)) => BoundCheck::Claimed { why },
+            Err(Unproved::Malformed(why)) => BoundCheck::Refuted { why },
+        },
+        Some(Proof::Search { .. }) if depth.deep => {
+            let deadline = Deadline::after(Some(depth.seconds));
+            match solve(inst, Method::Bp, &Settings::default(), &deadline) {
+                Ok(again) => match again.certificate.bound {
+                    Some(b) if supports(Sense::Minimize, b, c.bound.unwrap_or(0.0)) => {
+                        BoundCheck::Checked {
+                            kind: "search",
+                            value: b,
+                        }
+                    }
+                    b => BoundCheck::Claimed {
+                        why: format!(
+                            "the search re-run within {} s reached the bound {b:?} only",
+                            depth.seconds
+                        ),
+                    },
+                },
+                Err(e) => BoundCheck::Claimed {
+                    why: format!("the search re-run failed: {e}"),
+                },
+            }
+        }
+        _ => BoundCheck::claimed_by(c),
+    })
+}
+
+/// `⌈π·1 / max(1, v)⌉` with `v` the proven best bin under `pi`, rounded outward.
+pub fn farley(inst: &Instance, pi: &[f64]) -> Result<u64, Unproved> {
+    if pi.len() != inst.len() {
+        return Err(Unproved::Malformed(format!(
+            "the pricing proof has {} duals for {} items",
+            pi.len(),
+            inst.len()
+        )));
+    }
+    if pi.iter().any(|p| !p.is_finite()) {
+        return Err(Unproved::Malformed(
+            "the pricing proof has a dual that is not a finite number".into(),
+        ));
+    }
+    let v = best_bin(inst, pi).ok_or_else(|| {
+        Unproved::Budget(
+            "the best bin under the proof's duals was not proved within the node budget".into(),
+        )
+    })?;
+    let ones = vec![1.0; pi.len()];
+    Ok(ceil_with_tolerance(safe::farley(pi, &ones, v)))
+}
+
+/// An upper bound on the best bin's `Σπ`, `None` when the search ran out of nodes.
+pub fn best_bin(inst: &Instance, pi: &[f64]) -> Option<f64> {
+    let mut items: Vec<usize> = (0..inst.len())
+        .filter(|&i| pi[i] > 0.0 && inst.fits(inst.a[i], inst.b[i]))
+        .collect();
+    items.sort_by(|&x, &y| pi[y].total_cmp(&pi[x]));
+    let cap = inst.capacity * (1.0 + super::instance::TOL);
+    // The rows: Σa ≤ c', and with D > 0, Σb ≤ (c'/D)² and the chord Σa + Σb·D²/c' ≤ c'.
+    let mut weights: Vec<Vec<f64>> = vec![items.iter().map(|&i| inst.a[i]).collect()];
+    let mut caps = vec![cap];
+    if inst.d > 0.0 {
+        let chord = inst.d * inst.d / cap;
+        weights.push(items.iter().map(|&i| inst.b[i]).collect());
+        caps.push((cap / inst.d).powi(2));
+        weights.push(items.iter().map(|&i| inst.a[i] + inst.b[i] * chord).collect());
+        caps.push(cap);
+    }
+    let orders = weights
+        .iter()
+        .map(|w| {
+            let mut o: Vec<usize> = (0..items.len()).collect();
+            let ratio = |p: usize| pi[items[p]] / w[p].max(1e-300);
+            o.sort_by(|&x, &y| ratio(y).total_cmp(&ratio(x)));
+            o
+        })
+        .collect();
+    let rows = weights.len();
+    let mut k = Search {
+        inst,
+        pi,
+        items,
+        weights,
+        caps,
+        orders,
+        best: 0.0,
+        nodes: 0,
+    };
+    let complete = k.dfs(0, 0.0, (0.0, 0.0), &mut vec![0.0; rows]);
+    complete.then_some(k.best)
+}
+
+struct Search<'a> {
+    inst: &'a Instance,
+    pi: &'a [f64],
+    items: Vec<usize>,
+    /// Per row, the weight of each item (positions in `items`).
+    weights: Vec<Vec<f64>>,
+    caps: Vec<f64>,
+    /// Per row, the positions in decreasing `π / weight`.
+    orders: Vec<Vec<usize>>,
+    best: f64,
+    nodes: u64,
+}
+
+impl Search<'_> {
+    /// The least of the rows' fractional bounds on what items `k..` can add.
+    fn bound(&self, k: usize, used: &[f64]) -> f64 {
+        let mut least = f64::INFINITY;
+        for (r, w) in self.weights.iter().enumerate() {
+            let mut left = (self.caps[r] - used[r]).max(0.0);
+            let mut add = 0.0;
+            for &p in self.orders[r].iter().filter(|&&p| p >= k) {
+                let v = self.pi[self.items[p]];
+                if w[p] <= left {
+                    left -= w[p];
+                    add += v;
+                } else {
+                    add += v * left / w[p];
+                    break;
+                }
+            }
+            least = least.min(add);
+        }
+        least
+    }
+
+    /// False when the node budget ran out.
+    fn dfs(&mut self, k: usize, value: f64, sums: (f64, f64), used: &mut Vec<f64>) -> bool {
+        self.nodes += 1;
+        if self.nodes > SEARCH_NODES {
+            return false;
+        }
+        self.best = self.best.max(value);
+        if k == self.items.len() || value + self.bound(k, used) <= self.best {
+            return true;
+        }
+        let i = self.items[k];
+        let (a, b) = (sums.0 + self.inst.a[i], sums.1 + self.inst.b[i]);
+        if self.inst.fits(a, b) {
+            for (r, u) in used.iter_mut().enumerate() {
+                *u += self.weights[r][k];
+            }
+            let ok = self.dfs(k + 1, value + self.pi[i], (a, b), used);
+            for (r, u) in used.iter_mut().enumerate() {
+                *u -= self.weights[r][k];
+            }
+            if !ok {
+                return false;
+            }
+        }
+        self.dfs(k + 1, value, sums, used)
+    }
+}
