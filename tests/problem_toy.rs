@@ -232,9 +232,9 @@ fn a_new_family_runs_through_the_generic_entry() {
         let sol = d.path().join("sol.json");
         std::fs::write(&sol, &a.json).unwrap();
         let violations = entry
-        .verify(&file, &sol, &[], vcalloc::problem::Depth::shallow())
-        .unwrap()
-        .violations;
+            .verify(&file, &sol, &[], vcalloc::problem::Depth::shallow())
+            .unwrap()
+            .violations;
         assert!(violations.is_empty(), "{violations:?}");
     }
     let err = entry

@@ -13,7 +13,7 @@ use super::instance::Instance;
 use super::solve::{Method, Settings, Solution};
 use crate::colgen::safe;
 use crate::outcome::ceil_with_tolerance;
-use crate::problem::proof::{judge, Unproved, with_closed_form};
+use crate::problem::proof::{judge, with_closed_form, Unproved};
 use crate::problem::{BoundCheck, Depth, Proof, Sense};
 use crate::solver::Deadline;
 
@@ -59,7 +59,13 @@ pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
             let deadline = Deadline::after(Some(depth.seconds));
             match super::solve::solve(inst, Method::Bp, &Settings::default(), &deadline) {
                 Ok(again) => match again.certificate.bound {
-                    Some(b) if crate::problem::proof::supports(Sense::Minimize, b, c.bound.unwrap_or(0.0)) => {
+                    Some(b)
+                        if crate::problem::proof::supports(
+                            Sense::Minimize,
+                            b,
+                            c.bound.unwrap_or(0.0),
+                        ) =>
+                    {
                         BoundCheck::Checked {
                             kind: "search",
                             value: b,

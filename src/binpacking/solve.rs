@@ -229,7 +229,9 @@ pub fn solve(
                     let cut = root_cuts(w, cap, &start, lower, root_lp, settings, deadline)?;
                     if let Some(out) = cut {
                         let b = ceil_with_tolerance(out.bound);
-                        raise(&mut lower, &mut proof, b, &|| Proof::solver("subset-row-cut-lp"));
+                        raise(&mut lower, &mut proof, b, &|| {
+                            Proof::solver("subset-row-cut-lp")
+                        });
                         let stats = &mut certificate.stats;
                         stats.insert("cut_rounds".into(), out.rounds as f64);
                         stats.insert("cuts".into(), out.cuts as f64);

@@ -256,7 +256,11 @@ fn verify(
             }
             "--deep-seconds" => {
                 rest.remove(i);
-                let v = (i < rest.len()).then(|| rest.remove(i)).unwrap_or_default();
+                let v = if i < rest.len() {
+                    rest.remove(i)
+                } else {
+                    String::new()
+                };
                 seconds = Some(v.parse().map_err(|_| {
                     argument("--deep-seconds", &v, "must be a positive number of seconds")
                 })?);
@@ -268,7 +272,7 @@ fn verify(
     if !(seconds.is_finite() && seconds > 0.0) {
         return Err(argument(
             "--deep-seconds",
-            &seconds.to_string(),
+            seconds.to_string(),
             "must be a positive number of seconds",
         ));
     }

@@ -330,15 +330,32 @@ pub fn check_bound(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck 
     let closed = untouched_bound(inst, sol.error_norm, sol.migration_limit).max(0.0);
     with_closed_form(c, Sense::Minimize, Some(closed), || match &c.proof {
         Some(Proof::Search { .. }) if depth.deep => {
-            let start = evaluate(inst, inst.vms.iter().map(|v| v.node).collect(), sol.error_norm, sol.migration_limit);
+            let start = evaluate(
+                inst,
+                inst.vms.iter().map(|v| v.node).collect(),
+                sol.error_norm,
+                sol.migration_limit,
+            );
             let deadline = Deadline::after(Some(depth.seconds));
-            let out = exact_search(inst, sol.migration_limit, sol.error_norm, &start.placement, &deadline);
+            let out = exact_search(
+                inst,
+                sol.migration_limit,
+                sol.error_norm,
+                &start.placement,
+                &deadline,
+            );
             let b = out.bound.min(out_error(inst, &out.placement, sol));
             if out.complete && supports(Sense::Minimize, b, c.bound.unwrap_or(0.0) - 2.0 * GAP) {
-                BoundCheck::Checked { kind: "search", value: b }
+                BoundCheck::Checked {
+                    kind: "search",
+                    value: b,
+                }
             } else {
                 BoundCheck::Claimed {
-                    why: format!("the search re-run within {} s reached the bound {b} only", depth.seconds),
+                    why: format!(
+                        "the search re-run within {} s reached the bound {b} only",
+                        depth.seconds
+                    ),
                 }
             }
         }
@@ -484,7 +501,7 @@ fn solve_exact(
     let tolerance = if out.complete { 2.0 * GAP } else { 0.0 };
     sol.certificate.scored(e, out.bound.min(e), tolerance);
     sol.certificate.proof = Some(Proof::search(
-        out.states as u64,
+        out.states,
         "exact branch-and-bound over moves",
     ));
     let st = &mut sol.certificate.stats;

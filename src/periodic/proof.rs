@@ -11,7 +11,7 @@ use super::pricing::{PeriodicPricing, PricingSettings};
 use super::solution::Solution;
 use crate::colgen::safe;
 use crate::outcome::ceil_with_tolerance;
-use crate::problem::proof::{judge, Unproved, supports, with_closed_form};
+use crate::problem::proof::{judge, supports, with_closed_form, Unproved};
 use crate::problem::{BoundCheck, Depth, Proof, Sense};
 use crate::solver::Deadline;
 
@@ -109,8 +109,7 @@ pub fn farley(inst: &Instance, pi: &[f64]) -> Result<u64, Unproved> {
         .proven_max
         .ok_or_else(|| {
             Unproved::Budget(
-                "the best machine under the proof's duals was not proved within the budget"
-                    .into(),
+                "the best machine under the proof's duals was not proved within the budget".into(),
             )
         })?;
     Ok(ceil_with_tolerance(safe::farley(pi, &demands(inst), v)))

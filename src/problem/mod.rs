@@ -27,11 +27,11 @@ pub mod selfcheck;
 #[doc(hidden)]
 pub use crate::input::by_name as method_by_name;
 pub use certificate::{Certificate, Sense};
-pub use proof::{BoundCheck, Depth, Proof};
 pub use config::{
     apply_flags, apply_flags_over, parse_value, settings_from_file, settings_from_text,
     settings_of_text, spec_from_flags, Applied,
 };
+pub use proof::{BoundCheck, Depth, Proof};
 pub use registry::{
     find, find_study, find_sweep, registry, Answer, Entry, InstanceRef, MethodRun, SolveRequest,
     SweepInfo,

@@ -13,7 +13,7 @@ use super::instance::Instance;
 use super::solve::{solve, Method, Settings, Solution};
 use crate::colgen::safe;
 use crate::outcome::ceil_with_tolerance;
-use crate::problem::proof::{judge, Unproved, supports, with_closed_form};
+use crate::problem::proof::{judge, supports, with_closed_form, Unproved};
 use crate::problem::{BoundCheck, Depth, Proof, Sense};
 use crate::solver::Deadline;
 
@@ -102,7 +102,12 @@ pub fn best_bin(inst: &Instance, pi: &[f64]) -> Option<f64> {
         let chord = inst.d * inst.d / cap;
         weights.push(items.iter().map(|&i| inst.b[i]).collect());
         caps.push((cap / inst.d).powi(2));
-        weights.push(items.iter().map(|&i| inst.a[i] + inst.b[i] * chord).collect());
+        weights.push(
+            items
+                .iter()
+                .map(|&i| inst.a[i] + inst.b[i] * chord)
+                .collect(),
+        );
         caps.push(cap);
     }
     let orders = weights

@@ -174,7 +174,9 @@ fn rerun(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
                     }
                 } else {
                     BoundCheck::Refuted {
-                        why: format!("the MILP finds the yield {y} above the claimed bound {claimed}"),
+                        why: format!(
+                            "the MILP finds the yield {y} above the claimed bound {claimed}"
+                        ),
                     }
                 };
             }

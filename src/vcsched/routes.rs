@@ -26,7 +26,10 @@ pub(super) fn exact_search(
     let proof = if o.bound >= closed * (1.0 - 1e-12) {
         Proof::closed_form("load-bound")
     } else {
-        Proof::search(o.nodes, "exact's probes and branch-and-bound on the largest load")
+        Proof::search(
+            o.nodes,
+            "exact's probes and branch-and-bound on the largest load",
+        )
     };
     let found = Found {
         placement: o.placement.clone(),
