@@ -135,10 +135,11 @@ pub fn proof_share(rs: &[&Row]) -> String {
         share(&optimal),
         share(&with_bound)
     );
+    // Timings on a line of their own (the only line of this paragraph that varies by run).
     if !ratios.is_empty() {
         let _ = write!(
             out,
-            " Verify time / solve time: median {:.1}%, max {:.1}%.",
+            "\n\nVerify time / solve time: median {:.1}%, max {:.1}%.",
             100.0 * median(&ratios),
             100.0 * max(&ratios).unwrap_or(0.0)
         );
