@@ -12,8 +12,7 @@
 use super::instance::Instance;
 use super::solve::{Method, Settings, Solution};
 use crate::colgen::safe;
-use crate::outcome::ceil_with_tolerance;
-use crate::problem::proof::{judge, with_closed_form, Unproved};
+use crate::problem::proof::{judge_ceiled, with_closed_form, Unproved};
 use crate::problem::{BoundCheck, Depth, Proof, Sense};
 use crate::solver::Deadline;
 
@@ -51,7 +50,7 @@ pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
     let closed = Some(closed_form(inst) as f64);
     with_closed_form(c, Sense::Minimize, closed, || match &c.proof {
         Some(Proof::Pricing { duals, .. }) => match farley(inst, duals) {
-            Ok(b) => judge(c, Sense::Minimize, "pricing", b as f64),
+            Ok(raw) => judge_ceiled(c, "pricing", raw),
             Err(Unproved::Budget(why)) => BoundCheck::Claimed { why },
             Err(Unproved::Malformed(why)) => BoundCheck::Refuted { why },
         },
@@ -87,9 +86,9 @@ pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
     })
 }
 
-/// `⌈π·1 / max(1, v)⌉` with `v` the proven best bin under the duals `pi`, rounded outward;
+/// `π·1 / max(1, v)` (before the ceiling) with `v` the proven best bin under the duals `pi`, rounded outward;
 /// an error naming what is wrong with the duals.
-pub fn farley(inst: &Instance, pi: &[f64]) -> Result<u64, Unproved> {
+pub fn farley(inst: &Instance, pi: &[f64]) -> Result<f64, Unproved> {
     if pi.len() != inst.len() {
         return Err(Unproved::Malformed(format!(
             "the pricing proof has {} duals for {} items",
@@ -108,7 +107,7 @@ pub fn farley(inst: &Instance, pi: &[f64]) -> Result<u64, Unproved> {
         )
     })?;
     let ones = vec![1.0; pi.len()];
-    Ok(ceil_with_tolerance(safe::farley(pi, &ones, v)))
+    Ok(safe::farley(pi, &ones, v))
 }
 
 /// An upper bound on `max Σ_{i in a bin} π_i` over the bins that fit, `None` when the search
@@ -268,9 +267,10 @@ mod tests {
     fn doctored_duals_give_a_smaller_bound() {
         // Four items of 6 in bins of 10: four bins; π = 1 each proves it.
         let i = inst(vec![vec![6]; 4], vec![10]);
-        assert_eq!(farley(&i, &[1.0; 4]), Ok(4));
+        let b = farley(&i, &[1.0; 4]).unwrap();
+        assert_eq!(crate::ceil_with_tolerance(b), 4, "{b}");
         // Duals inflated for one item: the best bin is worth more, the bound falls.
-        assert!(farley(&i, &[1.0, 1.0, 1.0, 3.0]).unwrap() < 4);
+        assert!(farley(&i, &[1.0, 1.0, 1.0, 3.0]).unwrap() < 3.0);
         assert!(matches!(farley(&i, &[1.0; 3]), Err(Unproved::Malformed(_))));
         assert!(farley(&i, &[f64::NAN; 4]).is_err());
     }

@@ -10,8 +10,7 @@ use super::method::{solve_within, Method, Settings};
 use super::pricing::{PeriodicPricing, PricingSettings};
 use super::solution::Solution;
 use crate::colgen::safe;
-use crate::outcome::ceil_with_tolerance;
-use crate::problem::proof::{judge, supports, with_closed_form, Unproved};
+use crate::problem::proof::{judge_ceiled, supports, with_closed_form, Unproved};
 use crate::problem::{BoundCheck, Depth, Proof, Sense};
 use crate::solver::Deadline;
 
@@ -46,7 +45,7 @@ pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
     let closed = Some(closed_form(inst) as f64);
     with_closed_form(c, Sense::Minimize, closed, || match &c.proof {
         Some(Proof::Pricing { duals, .. }) => match farley(inst, duals) {
-            Ok(b) => judge(c, Sense::Minimize, "pricing", b as f64),
+            Ok(raw) => judge_ceiled(c, "pricing", raw),
             Err(Unproved::Budget(why)) => BoundCheck::Claimed { why },
             Err(Unproved::Malformed(why)) => BoundCheck::Refuted { why },
         },
@@ -76,9 +75,9 @@ pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
     })
 }
 
-/// `⌈π·N / max(1, v)⌉` with `v` the proven best machine under the duals `pi` (one per job,
+/// `π·N / max(1, v)` (before the ceiling) with `v` the proven best machine under the duals `pi` (one per job,
 /// `N` the jobs' task counts), rounded outward; an error naming what is wrong.
-pub fn farley(inst: &Instance, pi: &[f64]) -> Result<u64, Unproved> {
+pub fn farley(inst: &Instance, pi: &[f64]) -> Result<f64, Unproved> {
     if pi.len() != inst.jobs.len() {
         return Err(Unproved::Malformed(format!(
             "the pricing proof has {} duals for {} jobs",
@@ -112,5 +111,5 @@ pub fn farley(inst: &Instance, pi: &[f64]) -> Result<u64, Unproved> {
                 "the best machine under the proof's duals was not proved within the budget".into(),
             )
         })?;
-    Ok(ceil_with_tolerance(safe::farley(pi, &demands(inst), v)))
+    Ok(safe::farley(pi, &demands(inst), v))
 }

@@ -217,6 +217,31 @@ pub fn judge(c: &Certificate, sense: Sense, kind: &'static str, value: f64) -> B
     }
 }
 
+/// Judges a re-derived Farley bound `raw` (unrounded, already rounded outward) of a
+/// minimisation with integer objective against the certificate's bound: checked when
+/// `⌈raw⌉` (with the families' tolerance, [`crate::ceil_with_tolerance`]) reaches it; left
+/// claimed when `raw` falls short of the integer below by no more than the re-derivation's
+/// own rounding (a few 10⁻⁹ relative: the solve rounded up what the check rounds down);
+/// refuted otherwise.
+pub fn judge_ceiled(c: &Certificate, kind: &'static str, raw: f64) -> BoundCheck {
+    let Some(claimed) = c.bound else {
+        return BoundCheck::NoBound;
+    };
+    let value = crate::ceil_with_tolerance(raw) as f64;
+    if supports(Sense::Minimize, value, claimed) {
+        return BoundCheck::Checked { kind, value };
+    }
+    let below = claimed - 1.0;
+    if below > 0.0 && raw >= below * (1.0 - 1e-8) {
+        return BoundCheck::Claimed {
+            why: format!(
+                "the {kind} proof gives {raw}, within rounding of {below} but not above it"
+            ),
+        };
+    }
+    judge(c, Sense::Minimize, kind, value)
+}
+
 /// True when a re-derived bound `value` is at least as strong as `claimed`.
 pub fn supports(sense: Sense, value: f64, claimed: f64) -> bool {
     if !value.is_finite() {

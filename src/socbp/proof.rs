@@ -12,8 +12,7 @@
 use super::instance::Instance;
 use super::solve::{solve, Method, Settings, Solution};
 use crate::colgen::safe;
-use crate::outcome::ceil_with_tolerance;
-use crate::problem::proof::{judge, supports, with_closed_form, Unproved};
+use crate::problem::proof::{judge_ceiled, supports, with_closed_form, Unproved};
 use crate::problem::{BoundCheck, Depth, Proof, Sense};
 use crate::solver::Deadline;
 
@@ -34,8 +33,8 @@ pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
     let c = &sol.certificate;
     let closed = Some(inst.volume_bound() as f64);
     with_closed_form(c, Sense::Minimize, closed, || match &c.proof {
-        Some(Proof::Pricing { duals, .. }) => match farley(inst, duals) {
-            Ok(b) => judge(c, Sense::Minimize, "pricing", b as f64),
+        Some(Proof::Pricing { duals, best }) => match farley(inst, duals, *best) {
+            Ok(raw) => judge_ceiled(c, "pricing", raw),
             Err(Unproved::Budget(why)) => BoundCheck::Claimed { why },
             Err(Unproved::Malformed(why)) => BoundCheck::Refuted { why },
         },
@@ -65,8 +64,8 @@ pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
     })
 }
 
-/// `⌈π·1 / max(1, v)⌉` with `v` the proven best bin under `pi`, rounded outward.
-pub fn farley(inst: &Instance, pi: &[f64]) -> Result<u64, Unproved> {
+/// `π·1 / max(1, v)` (before the ceiling) with `v` the proven best bin under `pi`, rounded outward.
+pub fn farley(inst: &Instance, pi: &[f64], best: f64) -> Result<f64, Unproved> {
     if pi.len() != inst.len() {
         return Err(Unproved::Malformed(format!(
             "the pricing proof has {} duals for {} items",
@@ -79,14 +78,40 @@ pub fn farley(inst: &Instance, pi: &[f64]) -> Result<u64, Unproved> {
             "the pricing proof has a dual that is not a finite number".into(),
         ));
     }
-    let v = best_bin(inst, pi).ok_or_else(|| {
-        Unproved::Budget(
-            "the best bin under the proof's duals was not proved within the node budget".into(),
-        )
-    })?;
+    let v = by_pricing(inst, pi, best)
+        .or_else(|| best_bin(inst, pi))
+        .ok_or_else(|| {
+            Unproved::Budget(
+                "the best bin under the proof's duals was not proved within the node budget".into(),
+            )
+        })?;
     let ones = vec![1.0; pi.len()];
-    Ok(ceil_with_tolerance(safe::farley(pi, &ones, v)))
+    Ok(safe::farley(pi, &ones, v))
 }
+
+/// The claimed best value `best` re-proved by the family's exact pricing ([`SocKnapsack`]):
+/// priced at `π / best`, a complete search that finds no bin worth more than its floor
+/// `1 + improvement_tol` proves `max π·a ≤ (1 + improvement_tol)·best`, the value returned;
+/// `None` when it does not (a bin above the floor, or the search stopped).
+fn by_pricing(inst: &Instance, pi: &[f64], best: f64) -> Option<f64> {
+    use crate::colgen::Pricing;
+    if !(best.is_finite() && best > 0.0) {
+        return None;
+    }
+    let settings = super::PricingSettings::default();
+    let floor = 1.0 + settings.improvement_tol;
+    let scaled: Vec<f64> = pi.iter().map(|p| p.max(0.0) / best).collect();
+    let mut oracle = super::SocKnapsack::new(inst, settings);
+    let priced = oracle
+        .price(&scaled, &Deadline::after(Some(PRICING_SECONDS)))
+        .ok()?;
+    let top = priced.columns.iter().map(|c| c.1).fold(0.0, f64::max);
+    let proven = priced.proven_max?;
+    (top <= floor && proven <= floor).then(|| (floor * best).next_up())
+}
+
+/// Seconds the family's pricing may take to re-prove a value.
+const PRICING_SECONDS: f64 = 30.0;
 
 /// An upper bound on the best bin's `Σπ`, `None` when the search ran out of nodes.
 pub fn best_bin(inst: &Instance, pi: &[f64]) -> Option<f64> {
