@@ -12,9 +12,8 @@
 use super::instance::Instance;
 use super::solve::{Method, Settings, Solution};
 use crate::colgen::safe;
-use crate::problem::proof::{judge_ceiled, with_closed_form, Unproved};
-use crate::problem::{BoundCheck, Depth, Proof, Sense};
-use crate::solver::Deadline;
+use crate::problem::proof::{check_covering, check_duals, Unproved};
+use crate::problem::{BoundCheck, Depth, Proof};
 
 /// Largest `items × capacity` of the dynamic programme.
 const DP_CELLS: u64 = 400_000_000;
@@ -23,14 +22,9 @@ const DP_CAPACITY: u64 = 20_000_000;
 /// Nodes of the branch-and-bound knapsack before it gives up.
 const SEARCH_NODES: u64 = 2_000_000;
 
-/// A pricing proof of the bound `lp` by the duals `pi` (one per item): the claimed best
-/// pricing value is the one that makes `Σπ / v = lp`.
+/// A pricing proof of the bound `lp` by the duals `pi` (one per item).
 pub(super) fn pricing(pi: &[f64], lp: f64) -> Proof {
-    let total: f64 = pi.iter().map(|p| p.max(0.0)).sum();
-    Proof::Pricing {
-        duals: pi.to_vec(),
-        best: if lp > 0.0 { (total / lp).max(1.0) } else { 1.0 },
-    }
+    Proof::pricing(pi, pi.iter().map(|p| p.max(0.0)).sum(), lp)
 }
 
 /// The closed forms: the volume bound, and in one dimension the Martello–Toth `L2`.
@@ -46,61 +40,22 @@ pub fn closed_form(inst: &Instance) -> u64 {
 
 /// Re-derives the bound of `sol`.
 pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
-    let c = &sol.certificate;
-    let closed = Some(closed_form(inst) as f64);
-    with_closed_form(c, Sense::Minimize, closed, || match &c.proof {
-        Some(Proof::Pricing { duals, .. }) => match farley(inst, duals) {
-            Ok(raw) => judge_ceiled(c, "pricing", raw),
-            Err(Unproved::Budget(why)) => BoundCheck::Claimed { why },
-            Err(Unproved::Malformed(why)) => BoundCheck::Refuted { why },
+    check_covering(
+        &sol.certificate,
+        closed_form(inst) as f64,
+        depth,
+        |duals, _| farley(inst, duals),
+        |d| {
+            super::solve::solve(inst, Method::Bp, &Settings::default(), d)
+                .map(|s| s.certificate.bound)
         },
-        Some(Proof::Search { .. }) if depth.deep => {
-            let deadline = Deadline::after(Some(depth.seconds));
-            match super::solve::solve(inst, Method::Bp, &Settings::default(), &deadline) {
-                Ok(again) => match again.certificate.bound {
-                    Some(b)
-                        if crate::problem::proof::supports(
-                            Sense::Minimize,
-                            b,
-                            c.bound.unwrap_or(0.0),
-                        ) =>
-                    {
-                        BoundCheck::Checked {
-                            kind: "search",
-                            value: b,
-                        }
-                    }
-                    b => BoundCheck::Claimed {
-                        why: format!(
-                            "the search re-run within {} s reached the bound {b:?} only",
-                            depth.seconds
-                        ),
-                    },
-                },
-                Err(e) => BoundCheck::Claimed {
-                    why: format!("the search re-run failed: {e}"),
-                },
-            }
-        }
-        _ => BoundCheck::claimed_by(c),
-    })
+    )
 }
 
 /// `π·1 / max(1, v)` (before the ceiling) with `v` the proven best bin under the duals `pi`, rounded outward;
 /// an error naming what is wrong with the duals.
 pub fn farley(inst: &Instance, pi: &[f64]) -> Result<f64, Unproved> {
-    if pi.len() != inst.len() {
-        return Err(Unproved::Malformed(format!(
-            "the pricing proof has {} duals for {} items",
-            pi.len(),
-            inst.len()
-        )));
-    }
-    if pi.iter().any(|p| !p.is_finite()) {
-        return Err(Unproved::Malformed(
-            "the pricing proof has a dual that is not a finite number".into(),
-        ));
-    }
+    check_duals(pi, inst.len(), "items")?;
     let v = best_bin(inst, pi).ok_or_else(|| {
         Unproved::Budget(
             "the best bin under the proof's duals was not proved within the node budget".into(),

@@ -10,8 +10,8 @@ use super::method::{solve_within, Method, Settings};
 use super::pricing::{PeriodicPricing, PricingSettings};
 use super::solution::Solution;
 use crate::colgen::safe;
-use crate::problem::proof::{judge_ceiled, supports, with_closed_form, Unproved};
-use crate::problem::{BoundCheck, Depth, Proof, Sense};
+use crate::problem::proof::{check_covering, check_duals, Unproved};
+use crate::problem::{BoundCheck, Depth, Proof};
 use crate::solver::Deadline;
 
 /// Knapsack nodes the re-proof of a pricing value may take.
@@ -19,14 +19,9 @@ const PRICING_NODES: u64 = 2_000_000;
 /// Seconds the re-proof of a pricing value may take.
 const PRICING_SECONDS: f64 = 60.0;
 
-/// A pricing proof of the bound `lp` by the duals `pi` (one per job): the claimed best
-/// pricing value is the one that makes `π·N / v = lp`.
+/// A pricing proof of the bound `lp` by the duals `pi` (one per job).
 pub(super) fn pricing(inst: &Instance, pi: &[f64], lp: f64) -> Proof {
-    let total = safe::covered_up(pi, &demands(inst));
-    Proof::Pricing {
-        duals: pi.to_vec(),
-        best: if lp > 0.0 { (total / lp).max(1.0) } else { 1.0 },
-    }
+    Proof::pricing(pi, safe::covered_up(pi, &demands(inst)), lp)
 }
 
 /// The jobs' task counts: the covering rows' demands.
@@ -41,55 +36,19 @@ pub fn closed_form(inst: &Instance) -> u64 {
 
 /// Re-derives the bound of `sol`.
 pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
-    let c = &sol.certificate;
-    let closed = Some(closed_form(inst) as f64);
-    with_closed_form(c, Sense::Minimize, closed, || match &c.proof {
-        Some(Proof::Pricing { duals, .. }) => match farley(inst, duals) {
-            Ok(raw) => judge_ceiled(c, "pricing", raw),
-            Err(Unproved::Budget(why)) => BoundCheck::Claimed { why },
-            Err(Unproved::Malformed(why)) => BoundCheck::Refuted { why },
-        },
-        Some(Proof::Search { .. }) if depth.deep => {
-            let deadline = Deadline::after(Some(depth.seconds));
-            match solve_within(inst, Method::Bp, &Settings::default(), &deadline) {
-                Ok(again) => match again.certificate.bound {
-                    Some(b) if supports(Sense::Minimize, b, c.bound.unwrap_or(0.0)) => {
-                        BoundCheck::Checked {
-                            kind: "search",
-                            value: b,
-                        }
-                    }
-                    b => BoundCheck::Claimed {
-                        why: format!(
-                            "the tree re-run within {} s reached the bound {b:?} only",
-                            depth.seconds
-                        ),
-                    },
-                },
-                Err(e) => BoundCheck::Claimed {
-                    why: format!("the tree re-run failed: {e}"),
-                },
-            }
-        }
-        _ => BoundCheck::claimed_by(c),
-    })
+    check_covering(
+        &sol.certificate,
+        closed_form(inst) as f64,
+        depth,
+        |duals, _| farley(inst, duals),
+        |d| solve_within(inst, Method::Bp, &Settings::default(), d).map(|s| s.certificate.bound),
+    )
 }
 
 /// `π·N / max(1, v)` (before the ceiling) with `v` the proven best machine under the duals `pi` (one per job,
 /// `N` the jobs' task counts), rounded outward; an error naming what is wrong.
 pub fn farley(inst: &Instance, pi: &[f64]) -> Result<f64, Unproved> {
-    if pi.len() != inst.jobs.len() {
-        return Err(Unproved::Malformed(format!(
-            "the pricing proof has {} duals for {} jobs",
-            pi.len(),
-            inst.jobs.len()
-        )));
-    }
-    if pi.iter().any(|p| !p.is_finite()) {
-        return Err(Unproved::Malformed(
-            "the pricing proof has a dual that is not a finite number".into(),
-        ));
-    }
+    check_duals(pi, inst.jobs.len(), "jobs")?;
     // Every job with a positive dual is an item (no profit floor).
     let settings = PricingSettings {
         min_profit: 0.0,

@@ -73,6 +73,19 @@ impl Proof {
         }
     }
 
+    /// The pricing proof of a Farley bound `lp` by the duals `pi` whose covered value
+    /// `π·N` is `covered`: the claimed best pricing value is the `v` with `π·N / v = lp`.
+    pub fn pricing(pi: &[f64], covered: f64, lp: f64) -> Proof {
+        Proof::Pricing {
+            duals: pi.to_vec(),
+            best: if lp > 0.0 {
+                (covered / lp).max(1.0)
+            } else {
+                1.0
+            },
+        }
+    }
+
     /// A solver's claim.
     pub fn solver(by: &str) -> Proof {
         Proof::Solver { by: by.into() }
@@ -201,6 +214,51 @@ pub enum Unproved {
     Budget(String),
 }
 
+/// The duals of a pricing proof fit `rows` covering rows (`what`: items, jobs) and are finite.
+pub fn check_duals(pi: &[f64], rows: usize, what: &str) -> Result<(), Unproved> {
+    if pi.len() != rows {
+        return Err(Unproved::Malformed(format!(
+            "the pricing proof has {} duals for {rows} {what}",
+            pi.len()
+        )));
+    }
+    if pi.iter().any(|p| !p.is_finite()) {
+        return Err(Unproved::Malformed(
+            "the pricing proof has a dual that is not a finite number".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// `--deep` on a search proof: `run` solves again within `depth.seconds` and returns the
+/// bound it proves; checked (`search`) when that bound supports the certificate's, claimed
+/// otherwise (a re-run that falls short within its budget refutes nothing).
+pub fn rerun<E: std::fmt::Display>(
+    c: &Certificate,
+    sense: Sense,
+    depth: Depth,
+    run: impl FnOnce(&crate::solver::Deadline) -> Result<Option<f64>, E>,
+) -> BoundCheck {
+    let deadline = crate::solver::Deadline::after(Some(depth.seconds));
+    match run(&deadline) {
+        Ok(Some(b)) if c.bound.is_some_and(|claimed| supports(sense, b, claimed)) => {
+            BoundCheck::Checked {
+                kind: "search",
+                value: b,
+            }
+        }
+        Ok(b) => BoundCheck::Claimed {
+            why: format!(
+                "the search re-run within {} s reached the bound {b:?} only",
+                depth.seconds
+            ),
+        },
+        Err(e) => BoundCheck::Claimed {
+            why: format!("the search re-run failed: {e}"),
+        },
+    }
+}
+
 /// Judges a re-derived bound `value` against the certificate's: checked by `kind` when it is
 /// at least as strong (within [`OPTIMAL_SLACK`], relative, the slack an `optimal` claim has
 /// anyway), refuted otherwise.
@@ -215,6 +273,28 @@ pub fn judge(c: &Certificate, sense: Sense, kind: &'static str, value: f64) -> B
             why: format!("the {kind} proof gives {value}, not the claimed bound {claimed}"),
         }
     }
+}
+
+/// The check of a covering family (binpacking, socbp, periodic): its closed form `closed`,
+/// then a `pricing` proof re-derived by `farley` (duals, claimed best value → the Farley
+/// bound before its ceiling), a `search` re-run by `again` under `--deep`, anything else
+/// claimed.
+pub fn check_covering<E: std::fmt::Display>(
+    c: &Certificate,
+    closed: f64,
+    depth: Depth,
+    farley: impl FnOnce(&[f64], f64) -> Result<f64, Unproved>,
+    again: impl FnOnce(&crate::solver::Deadline) -> Result<Option<f64>, E>,
+) -> BoundCheck {
+    with_closed_form(c, Sense::Minimize, Some(closed), || match &c.proof {
+        Some(Proof::Pricing { duals, best }) => match farley(duals, *best) {
+            Ok(raw) => judge_ceiled(c, "pricing", raw),
+            Err(Unproved::Budget(why)) => BoundCheck::Claimed { why },
+            Err(Unproved::Malformed(why)) => BoundCheck::Refuted { why },
+        },
+        Some(Proof::Search { .. }) if depth.deep => rerun(c, Sense::Minimize, depth, again),
+        _ => BoundCheck::claimed_by(c),
+    })
 }
 
 /// Judges a re-derived Farley bound `raw` (unrounded, already rounded outward) of a

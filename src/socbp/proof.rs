@@ -12,8 +12,8 @@
 use super::instance::Instance;
 use super::solve::{solve, Method, Settings, Solution};
 use crate::colgen::safe;
-use crate::problem::proof::{judge_ceiled, supports, with_closed_form, Unproved};
-use crate::problem::{BoundCheck, Depth, Proof, Sense};
+use crate::problem::proof::{check_covering, check_duals, Unproved};
+use crate::problem::{BoundCheck, Depth, Proof};
 use crate::solver::Deadline;
 
 /// Nodes of the knapsack before it gives up.
@@ -21,63 +21,23 @@ const SEARCH_NODES: u64 = 5_000_000;
 
 /// A pricing proof of the bound `lp` by the duals `pi` (one per item).
 pub(super) fn pricing(pi: &[f64], lp: f64) -> Proof {
-    let total: f64 = pi.iter().map(|p| p.max(0.0)).sum();
-    Proof::Pricing {
-        duals: pi.to_vec(),
-        best: if lp > 0.0 { (total / lp).max(1.0) } else { 1.0 },
-    }
+    Proof::pricing(pi, pi.iter().map(|p| p.max(0.0)).sum(), lp)
 }
 
 /// Re-derives the bound of `sol`.
 pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
-    let c = &sol.certificate;
-    let closed = Some(inst.volume_bound() as f64);
-    with_closed_form(c, Sense::Minimize, closed, || match &c.proof {
-        Some(Proof::Pricing { duals, best }) => match farley(inst, duals, *best) {
-            Ok(raw) => judge_ceiled(c, "pricing", raw),
-            Err(Unproved::Budget(why)) => BoundCheck::Claimed { why },
-            Err(Unproved::Malformed(why)) => BoundCheck::Refuted { why },
-        },
-        Some(Proof::Search { .. }) if depth.deep => {
-            let deadline = Deadline::after(Some(depth.seconds));
-            match solve(inst, Method::Bp, &Settings::default(), &deadline) {
-                Ok(again) => match again.certificate.bound {
-                    Some(b) if supports(Sense::Minimize, b, c.bound.unwrap_or(0.0)) => {
-                        BoundCheck::Checked {
-                            kind: "search",
-                            value: b,
-                        }
-                    }
-                    b => BoundCheck::Claimed {
-                        why: format!(
-                            "the search re-run within {} s reached the bound {b:?} only",
-                            depth.seconds
-                        ),
-                    },
-                },
-                Err(e) => BoundCheck::Claimed {
-                    why: format!("the search re-run failed: {e}"),
-                },
-            }
-        }
-        _ => BoundCheck::claimed_by(c),
-    })
+    check_covering(
+        &sol.certificate,
+        inst.volume_bound() as f64,
+        depth,
+        |duals, best| farley(inst, duals, best),
+        |d| solve(inst, Method::Bp, &Settings::default(), d).map(|s| s.certificate.bound),
+    )
 }
 
 /// `π·1 / max(1, v)` (before the ceiling) with `v` the proven best bin under `pi`, rounded outward.
 pub fn farley(inst: &Instance, pi: &[f64], best: f64) -> Result<f64, Unproved> {
-    if pi.len() != inst.len() {
-        return Err(Unproved::Malformed(format!(
-            "the pricing proof has {} duals for {} items",
-            pi.len(),
-            inst.len()
-        )));
-    }
-    if pi.iter().any(|p| !p.is_finite()) {
-        return Err(Unproved::Malformed(
-            "the pricing proof has a dual that is not a finite number".into(),
-        ));
-    }
+    check_duals(pi, inst.len(), "items")?;
     let v = by_pricing(inst, pi, best)
         .or_else(|| best_bin(inst, pi))
         .ok_or_else(|| {

@@ -11,7 +11,7 @@ use super::instance::Instance;
 use super::method::{solve_within, Method, Settings};
 use super::relaxation::closed_form_bound;
 use super::solution::Solution;
-use crate::problem::proof::{supports, with_closed_form};
+use crate::problem::proof::{self, supports, with_closed_form};
 use crate::problem::{BoundCheck, Depth, Proof, Sense};
 use crate::solver::Deadline;
 use crate::Status;
@@ -183,21 +183,7 @@ fn rerun(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
             _ => {}
         }
     }
-    match solve_within(inst, Method::Exact, &settings, &deadline) {
-        Ok(again) => match again.certificate.bound {
-            Some(b) if supports(Sense::Maximize, b, claimed) => BoundCheck::Checked {
-                kind: "search",
-                value: b,
-            },
-            b => BoundCheck::Claimed {
-                why: format!(
-                    "the search re-run within {} s reached the bound {b:?} only",
-                    depth.seconds
-                ),
-            },
-        },
-        Err(e) => BoundCheck::Claimed {
-            why: format!("the search re-run failed: {e}"),
-        },
-    }
+    proof::rerun(&sol.certificate, Sense::Maximize, depth, |d| {
+        solve_within(inst, Method::Exact, &settings, d).map(|s| s.certificate.bound)
+    })
 }
