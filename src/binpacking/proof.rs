@@ -1,5 +1,4 @@
-//! The proofs of a packing's lower bound and their re-derivation (issue 37, models/packing.md
-//! §"Proofs"): `volume` and `l2` in closed form, the Farley bound of the root's duals
+//! The proofs of a packing's lower bound and their re-derivation (issue 37, models/proofs.md): `volume` and `l2` in closed form, the Farley bound of the root's duals
 //! (`pricing`), the enumeration and the tree (`search`, re-run by `--deep`), the subset-row
 //! cut LP (claimed).
 //!

@@ -1,5 +1,5 @@
 //! The proofs of a periodic packing's lower bound and their re-derivation (issue 37,
-//! models/periodic.md §"Proofs"): `total-demand` (`⌈W/C⌉`) in closed form, the Farley bound of
+//! models/proofs.md): `total-demand` (`⌈W/C⌉`) in closed form, the Farley bound of
 //! column generation's duals over the jobs (`pricing`: the best machine under the duals is
 //! re-proved by a complete run of the family's exact SOCP knapsack), the job-level tree
 //! (`search`, re-run by `--deep`).

@@ -1,5 +1,5 @@
 //! The proofs of an SOC packing's lower bound and their re-derivation (issue 37,
-//! models/packing.md §"Proofs"): `volume` in closed form, the root's Farley bound (`pricing`:
+//! models/proofs.md): `volume` in closed form, the root's Farley bound (`pricing`:
 //! the best bin under the duals re-proved by the knapsack below, independent of the solve's),
 //! the tree (`search`, re-run by `--deep`).
 //!

@@ -1,5 +1,4 @@
-//! The proofs of a VCSched yield bound and their re-derivation (issue 37, models/vcsched.md
-//! §"Proofs"): `cpu-sum` (`min(1, H/Σα)`, §3.1) and `load-bound` (`min(1, 1/L)` with `L`
+//! The proofs of a VCSched yield bound and their re-derivation (issue 37, models/proofs.md): `cpu-sum` (`min(1, H/Σα)`, §3.1) and `load-bound` (`min(1, 1/L)` with `L`
 //! exact's closed-form floor of the largest load) in closed form; exact's probes, search and
 //! packing proof (`search`, re-run by `--deep`, and on small instances checked against the
 //! MILP); HiGHS's MIP and LP values (`solver`, claimed).
