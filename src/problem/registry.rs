@@ -158,7 +158,7 @@ impl Verified {
                 if self.status == crate::Status::Optimal {
                     "`optimal`"
                 } else {
-                    "the gap"
+                    "the bound"
                 }
             )),
             BoundCheck::NoBound if self.status == crate::Status::Optimal => {
