@@ -39,6 +39,18 @@ impl Types {
         Types { members }
     }
 
+    /// Values per type as values per item (each item its type's).
+    pub fn per_item(&self, per_type: &[f64]) -> Vec<f64> {
+        let n = self.members.iter().map(Vec::len).sum();
+        let mut out = vec![0.0; n];
+        for (m, &v) in self.members.iter().zip(per_type) {
+            for &i in m {
+                out[i] = v;
+            }
+        }
+        out
+    }
+
     /// Number of types.
     pub fn count(&self) -> usize {
         self.members.len()
@@ -246,6 +258,9 @@ pub struct Root {
     pub enumerated: Option<usize>,
     /// How its column generation converged.
     pub convergence: crate::colgen::Convergence,
+    /// The duals (per item type) behind `lp` when it beat the volume bound: its pricing
+    /// proof.
+    pub duals: Option<Vec<f64>>,
 }
 
 /// Column generation (`root_cg`) and dives (`bp`) over `inst`'s `types`, from the packing
@@ -337,5 +352,6 @@ pub fn root(
         columns: master.len(),
         enumerated,
         convergence: cg.convergence(),
+        duals: cg.bound_duals.clone(),
     })
 }

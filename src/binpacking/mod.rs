@@ -9,6 +9,7 @@ mod cut_pricing;
 mod instance;
 mod local;
 mod problem;
+pub mod proof;
 mod repack;
 pub mod selfcheck;
 mod solve;

@@ -209,6 +209,14 @@ impl Problem for BinPacking {
         verify(inst, sol)
     }
 
+    fn check_bound(
+        inst: &Instance,
+        sol: &Solution,
+        depth: crate::problem::Depth,
+    ) -> crate::problem::BoundCheck {
+        super::proof::check(inst, sol, depth)
+    }
+
     fn export_lp(
         inst: &Instance,
         _settings: &Settings,

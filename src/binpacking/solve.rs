@@ -11,7 +11,7 @@ use crate::colgen::{
 };
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
-use crate::problem::{Certificate, Sense};
+use crate::problem::{Certificate, Proof, Sense};
 use crate::solver::Deadline;
 use crate::Violation;
 use serde::{Deserialize, Serialize};
@@ -144,6 +144,7 @@ pub fn solve(
         Method::Ffd | Method::Bfd => {
             let bins = fit_decreasing(&inst.items, &inst.capacity, method == Method::Bfd);
             certificate.scored(bins.len() as f64, volume, 0.0);
+            certificate.proof = Some(Proof::closed_form("volume"));
             bins
         }
         Method::Cg | Method::Bp => {
@@ -151,6 +152,15 @@ pub fn solve(
             let (mut lower, mut root_lp, mut columns) = (inst.volume_bound(), f64::NAN, 0);
             let mut enumerated: Option<usize> = None;
             let mut convergence = None;
+            // The proof of `lower`: each source replaces it only when it raises the bound,
+            // so of equal bounds the cheapest to check stays.
+            let mut proof = Proof::closed_form("volume");
+            let raise = |lower: &mut u64, proof: &mut Proof, b: u64, p: &dyn Fn() -> Proof| {
+                if b > *lower {
+                    *lower = b;
+                    *proof = p();
+                }
+            };
             // One dimension: the Martello–Toth bound, and the local search towards it.
             let weights: Option<Vec<u64>> =
                 (inst.dims() == 1).then(|| inst.items.iter().map(|w| w[0]).collect());
@@ -160,7 +170,8 @@ pub fn solve(
                 None => start,
             };
             if let Some(w) = &weights {
-                lower = lower.max(local::l2_bound(w, cap));
+                let l2 = local::l2_bound(w, cap);
+                raise(&mut lower, &mut proof, l2, &|| Proof::closed_form("l2"));
                 start = local::better_start(w, cap, start, lower, &settings.local, deadline);
             }
             let phase = |name: &str, bins: usize, lower: u64| {
@@ -197,7 +208,16 @@ pub fn solve(
                     deadline,
                     |bins, bound| local(bins, bound.max(lower), settings.local.share_after_root),
                 )?;
-                (lower, root_lp, columns) = (root.bound.max(lower), root.lp, root.columns);
+                let by_pricing = root.bound == ceil_with_tolerance(root.lp);
+                let root_proof = || match (&root.duals, by_pricing) {
+                    (Some(d), true) => super::proof::pricing(&types.per_item(d), root.lp),
+                    _ => Proof::search(
+                        root.enumerated.unwrap_or(0) as u64,
+                        "the root's reduced-cost enumeration of the item types' bins",
+                    ),
+                };
+                raise(&mut lower, &mut proof, root.bound, &root_proof);
+                (root_lp, columns) = (root.lp, root.columns);
                 enumerated = root.enumerated;
                 convergence = Some(root.convergence);
                 phase("aggregated root", root.bins.len(), lower);
@@ -208,7 +228,10 @@ pub fn solve(
                 if let Some(w) = &weights {
                     let cut = root_cuts(w, cap, &start, lower, root_lp, settings, deadline)?;
                     if let Some(out) = cut {
-                        lower = lower.max(ceil_with_tolerance(out.bound));
+                        let b = ceil_with_tolerance(out.bound);
+                        raise(&mut lower, &mut proof, b, &|| {
+                            Proof::solver("subset-row-cut-lp")
+                        });
                         let stats = &mut certificate.stats;
                         stats.insert("cut_rounds".into(), out.rounds as f64);
                         stats.insert("cuts".into(), out.cuts as f64);
@@ -235,7 +258,13 @@ pub fn solve(
                     bp.node_limit = 1;
                 }
                 let out = branch_and_price(inst.len(), &mut pricing, cols, &bp, deadline)?;
-                lower = lower.max(out.bound);
+                let tree_proof = || match &out.root_duals {
+                    Some(d) if out.bound == ceil_with_tolerance(out.root_lp) => {
+                        super::proof::pricing(d, out.root_lp)
+                    }
+                    _ => Proof::search(out.nodes, "branch-and-price over unit items"),
+                };
+                raise(&mut lower, &mut proof, out.bound, &tree_proof);
                 if !aggregated {
                     root_lp = out.root_lp;
                     convergence = out.root;
@@ -264,6 +293,7 @@ pub fn solve(
             }
             let bound = (lower as f64).min(bins.len() as f64);
             certificate.scored(bins.len() as f64, bound, 0.0);
+            certificate.proof = Some(proof);
             bins
         }
     };

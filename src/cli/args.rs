@@ -17,6 +17,12 @@ pub enum Cmd {
         /// The problem's load flags, raw (`--hosts 16`): the problem is known only once the
         /// solution is read.
         rest: Vec<String>,
+        /// `--strict`: exit 1 when an `optimal` or a bound rests only on an unchecked claim.
+        strict: bool,
+        /// `--deep`: re-run search proofs (within `--deep-seconds`).
+        deep: bool,
+        /// `--deep-seconds S`: the budget of each re-run.
+        deep_seconds: Option<f64>,
     },
     /// Generate an instance.
     Generate {
@@ -426,6 +432,9 @@ pub fn command() -> Command {
                 .about("Re-check a solution file against its instance (exit 1 on a violation); the problem is the solution's")
                 .arg(Arg::new("instance").required(true).value_parser(clap::value_parser!(PathBuf)))
                 .arg(Arg::new("solution").required(true).value_parser(clap::value_parser!(PathBuf)))
+                .arg(Arg::new("strict").long("strict").action(ArgAction::SetTrue).help("Exit 1 when an `optimal` or a bound rests only on a claim verify could not re-derive (a solver's, a missing proof, a search not re-run)"))
+                .arg(Arg::new("deep").long("deep").action(ArgAction::SetTrue).help("Re-run search proofs (branch-and-bound, enumeration) and, for small instances, a second exact method"))
+                .arg(Arg::new("deep-seconds").long("deep-seconds").value_name("S").value_parser(clap::value_parser!(f64)).help("Seconds each --deep re-run may take (default 60)"))
                 .arg(Arg::new("rest").num_args(0..).trailing_var_arg(true).allow_hyphen_values(true).help("The problem's input options, e.g. --hosts 16 for a CSV instance")),
         )
         .subcommand(
@@ -538,14 +547,22 @@ fn command_of(m: &ArgMatches) -> Cmd {
                 flags: given(s, &problem.flags(), &[Target::Settings, Target::Load]),
             })
         }
-        "verify" => Cmd::Verify {
-            instance: one("instance").expect("required"),
-            solution: one("solution").expect("required"),
-            rest: sub
+        "verify" => {
+            let rest: Vec<String> = sub
                 .get_many::<String>("rest")
                 .map(|v| v.cloned().collect())
-                .unwrap_or_default(),
-        },
+                .unwrap_or_default();
+            // After the files the options may land among the problem's (a trailing list).
+            let given = |id: &str, long: &str| sub.get_flag(id) || rest.iter().any(|a| a == long);
+            Cmd::Verify {
+                instance: one("instance").expect("required"),
+                solution: one("solution").expect("required"),
+                strict: given("strict", "--strict"),
+                deep: given("deep", "--deep"),
+                deep_seconds: sub.get_one::<f64>("deep-seconds").copied(),
+                rest,
+            }
+        }
         "generate" => {
             let (problem, s) = problem_of(sub);
             let mut flags = given(s, &problem.flags(), &[Target::Spec]);

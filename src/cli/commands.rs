@@ -16,7 +16,10 @@ pub fn run(cmd: Cmd) -> i32 {
             instance,
             solution,
             rest,
-        } => verify(&instance, &solution, &rest),
+            strict,
+            deep,
+            deep_seconds,
+        } => verify(&instance, &solution, &rest, strict, deep, deep_seconds),
         Cmd::Generate {
             problem,
             flags,
@@ -226,7 +229,14 @@ fn load_flags(problem: &dyn Entry, rest: &[String]) -> vcalloc::Result<Vec<(Flag
     Ok(out)
 }
 
-fn verify(instance: &Path, solution: &Path, rest: &[String]) -> vcalloc::Result<i32> {
+fn verify(
+    instance: &Path,
+    solution: &Path,
+    rest: &[String],
+    strict: bool,
+    deep: bool,
+    deep_seconds: Option<f64>,
+) -> vcalloc::Result<i32> {
     if vcalloc::input::is_stdio(instance) && vcalloc::input::is_stdio(solution) {
         return Err(argument(
             "verify",
@@ -235,17 +245,60 @@ fn verify(instance: &Path, solution: &Path, rest: &[String]) -> vcalloc::Result<
         ));
     }
     let problem = problem_of_solution(solution)?;
-    let flags = load_flags(problem, rest)?;
-    let (violations, summary) = problem.verify(instance, solution, &applied(&flags))?;
-    if violations.is_empty() {
-        println!("ok: {summary} satisfies every constraint");
-        Ok(0)
-    } else {
-        for v in &violations {
-            println!("violated {v}");
+    let mut rest = rest.to_vec();
+    let mut seconds = deep_seconds;
+    // `--strict`, `--deep` and `--deep-seconds S` where the trailing list took them.
+    let mut i = 0;
+    while i < rest.len() {
+        match rest[i].as_str() {
+            "--strict" | "--deep" => {
+                rest.remove(i);
+            }
+            "--deep-seconds" => {
+                rest.remove(i);
+                let v = if i < rest.len() {
+                    rest.remove(i)
+                } else {
+                    String::new()
+                };
+                seconds = Some(v.parse().map_err(|_| {
+                    argument("--deep-seconds", &v, "must be a positive number of seconds")
+                })?);
+            }
+            _ => i += 1,
         }
-        Ok(1)
     }
+    let seconds = seconds.unwrap_or(60.0);
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return Err(argument(
+            "--deep-seconds",
+            seconds.to_string(),
+            "must be a positive number of seconds",
+        ));
+    }
+    let depth = if deep {
+        problem::Depth::deep(seconds)
+    } else {
+        problem::Depth::shallow()
+    };
+    let flags = load_flags(problem, &rest)?;
+    let v = problem.verify(instance, solution, &applied(&flags), depth)?;
+    let objection = strict.then(|| v.strict_objection()).flatten();
+    if v.violations.is_empty() {
+        println!(
+            "ok: {} satisfies every constraint; {}",
+            v.summary,
+            v.bound.describe()
+        );
+    } else {
+        for x in &v.violations {
+            println!("violated {x}");
+        }
+    }
+    if let Some(why) = &objection {
+        println!("strict: {why}");
+    }
+    Ok(i32::from(!v.violations.is_empty() || objection.is_some()))
 }
 
 fn export_lp(

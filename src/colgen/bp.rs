@@ -161,6 +161,8 @@ pub struct BpOutcome {
     pub enumerated: Option<usize>,
     /// How the root's column generation converged (when a root was solved).
     pub root: Option<super::Convergence>,
+    /// The duals behind the root's Lagrangian bound `root_lp` (a pricing proof of it).
+    pub root_duals: Option<Vec<f64>>,
     /// Wall-clock seconds.
     pub seconds: f64,
 }
@@ -233,6 +235,7 @@ pub fn branch_and_price<P: BranchPricing>(
     let (mut nodes, mut root_lp) = (0u64, 0.0);
     let mut enumerated = None;
     let mut root = None;
+    let mut root_duals = None;
     // The least bound of a node that could be neither closed nor split.
     let mut stuck: Option<u64> = None;
     let mut last_log = Instant::now();
@@ -279,6 +282,7 @@ pub fn branch_and_price<P: BranchPricing>(
         if nodes == 1 {
             root_lp = cg.bound;
             root = Some(cg.convergence());
+            root_duals.clone_from(&cg.bound_duals);
         }
         let cols = master.columns().to_vec();
         // The preset columns are in the pool already (or are the group columns).
@@ -483,6 +487,7 @@ pub fn branch_and_price<P: BranchPricing>(
         columns: pool.len(),
         enumerated,
         root,
+        root_duals,
         incumbent,
         seconds: began.elapsed().as_secs_f64(),
     })

@@ -6,7 +6,7 @@ use super::instance::Instance;
 use super::metrics::{app_metrics, system_metrics, AppMetrics, SystemMetrics};
 use super::schedule::{list_schedule, rigid_backfill};
 use crate::error::Result;
-use crate::problem::{Certificate, Sense};
+use crate::problem::{Certificate, Proof, Sense};
 use serde::{Deserialize, Serialize};
 
 /// A scheduling method of Tables 1–2.
@@ -231,6 +231,13 @@ pub fn solve_within(
             let b = makespan_bound(inst, &settings.bound, deadline)?;
             sol.certificate
                 .scored(makespan as f64, b.makespan as f64, 0.0);
+            if b.proof.is_some() {
+                // The weights are the solution's `bound_proof`, not repeated here.
+                sol.certificate.proof = Some(Proof::Dual {
+                    lp: "configuration-lp (weights in bound_proof)".into(),
+                    duals: Vec::new(),
+                });
+            }
             let stats = &mut sol.certificate.stats;
             stats.insert("bound_lp_solves".into(), b.iterations as f64);
             stats.insert("bound_seconds".into(), b.seconds);
@@ -308,6 +315,9 @@ fn exact(
     };
     sol.certificate
         .scored(sol.metrics.makespan as f64, bound, 0.0);
+    if bound > closed {
+        sol.certificate.proof = Some(Proof::solver("highs-mip"));
+    }
     sol.certificate
         .stats
         .insert("milp_binaries".into(), out.binaries as f64);
@@ -362,6 +372,7 @@ pub fn build_solution(
         makespan_lower_bound(inst) as f64,
         0.0,
     );
+    certificate.proof = Some(Proof::closed_form("makespan-lower-bound"));
     Solution {
         certificate,
         expand_limit: limit,

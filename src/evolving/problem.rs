@@ -172,6 +172,26 @@ impl Problem for Evolving {
         super::verify(inst, sol)
     }
 
+    fn check_bound(
+        inst: &Instance,
+        sol: &Solution,
+        depth: crate::problem::Depth,
+    ) -> crate::problem::BoundCheck {
+        let _ = depth;
+        // The closed form, then the configuration LP's dual weights (`bound_proof`).
+        let c = &sol.certificate;
+        let closed = Some(super::method::makespan_lower_bound(inst) as f64);
+        crate::problem::proof::with_closed_form(c, Sense::Minimize, closed, || {
+            match (&sol.bound_proof, &c.proof) {
+                (Some(p), Some(crate::problem::Proof::Dual { .. })) => match p.bound(inst) {
+                    Ok(b) => crate::problem::proof::judge(c, Sense::Minimize, "dual", b as f64),
+                    Err(why) => crate::problem::BoundCheck::Refuted { why },
+                },
+                _ => crate::problem::BoundCheck::claimed_by(c),
+            }
+        })
+    }
+
     fn export_lp(
         inst: &Instance,
         settings: &Settings,

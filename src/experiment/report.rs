@@ -86,6 +86,7 @@ pub fn render(rows: &[Row]) -> (String, Vec<Plot>) {
             rs.len(),
             instances.len()
         );
+        out.push_str(&proof_share(&rs));
         match crate::problem::find_sweep(set) {
             Some((entry, _)) => {
                 let (text, mut more) = entry.report(set, &rs);
@@ -98,6 +99,53 @@ pub fn render(rows: &[Row]) -> (String, Vec<Plot>) {
         }
     }
     (out, plots)
+}
+
+/// The share of `optimal` claims and of bounds that verify re-derived (the rows'
+/// `bound_check`), and the median verify time against the solve's (issue 37).
+pub fn proof_share(rs: &[&Row]) -> String {
+    let checked = |r: &Row| {
+        r.text("bound_check")
+            .is_some_and(|k| !matches!(k, "claimed" | "refuted" | "none"))
+    };
+    let with_bound: Vec<&&Row> = rs.iter().filter(|r| r.bound.is_some()).collect();
+    if with_bound.iter().all(|r| r.text("bound_check").is_none()) {
+        return String::new();
+    }
+    let optimal: Vec<&&Row> = with_bound
+        .iter()
+        .copied()
+        .filter(|r| r.status == "optimal")
+        .collect();
+    let share = |v: &[&&Row]| {
+        let k = v.iter().filter(|r| checked(r)).count();
+        let pct = if v.is_empty() {
+            0.0
+        } else {
+            100.0 * k as f64 / v.len() as f64
+        };
+        format!("{k}/{} ({pct:.1}%)", v.len())
+    };
+    let ratios: Vec<f64> = rs
+        .iter()
+        .filter_map(|r| Some(r.num("verify_seconds")? / r.seconds.max(1e-6)))
+        .collect();
+    let mut out = format!(
+        "Bounds re-derived by verify: {} of the `optimal` claims, {} of all bounds.",
+        share(&optimal),
+        share(&with_bound)
+    );
+    // Timings on a line of their own (the only line of this paragraph that varies by run).
+    if !ratios.is_empty() {
+        let _ = write!(
+            out,
+            "\n\nVerify time / solve time: median {:.1}%, max {:.1}%.",
+            100.0 * median(&ratios),
+            100.0 * max(&ratios).unwrap_or(0.0)
+        );
+    }
+    out.push_str("\n\n");
+    out
 }
 
 /// Writes `report.md` and its SVG plots into `dir`.

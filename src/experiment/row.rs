@@ -9,7 +9,9 @@ use std::path::Path;
 /// The columns every row has, in file order; a sweep's own columns stand between `seed` and
 /// `method`.
 const HEAD: [&str; 4] = ["set", "instance", "index", "seed"];
-const TAIL: [&str; 8] = [
+/// `bound_check` says what became of the bound ([`crate::problem::BoundCheck::label`]:
+/// the proof kind that re-derived it, `claimed`, `none`) and `verify_seconds` what that took.
+const TAIL: [&str; 10] = [
     "method",
     "status",
     "objective",
@@ -17,6 +19,8 @@ const TAIL: [&str; 8] = [
     "gap",
     "seconds",
     "iterations",
+    "bound_check",
+    "verify_seconds",
     "error",
 ];
 

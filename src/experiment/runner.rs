@@ -144,9 +144,10 @@ fn run_one(entry: &dyn Entry, opts: &RunOptions, inst: &InstanceRef, todo: &[Str
             todo.iter()
                 .zip(runs)
                 .map(|(m, run)| match run {
-                    Ok((cert, values)) => {
+                    Ok((cert, values, check)) => {
                         let mut row = Row::for_instance(&opts.set, inst, m);
                         row.record(&cert, &values);
+                        row.fields.insert("bound_check".into(), check.into());
                         row
                     }
                     Err(e) => error_row(m, e.to_string()),

@@ -132,6 +132,14 @@ impl Problem for Rebalance {
         verify(inst, sol)
     }
 
+    fn check_bound(
+        inst: &Instance,
+        sol: &Solution,
+        depth: crate::problem::Depth,
+    ) -> crate::problem::BoundCheck {
+        super::rebalance::check_bound(inst, sol, depth)
+    }
+
     fn export_lp(
         inst: &Instance,
         settings: &Settings,

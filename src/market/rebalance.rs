@@ -8,7 +8,8 @@ use super::share::ErrorNorm;
 use super::tabu::{brute_force, tabu_search, SearchResult, TabuParams};
 use crate::error::{InputError, Location, Result};
 use crate::outcome::Violation;
-use crate::problem::{Certificate, Sense};
+use crate::problem::proof::{supports, with_closed_form};
+use crate::problem::{BoundCheck, Certificate, Depth, Proof, Sense};
 use crate::solver::{Deadline, HighsSettings};
 use serde::{Deserialize, Serialize};
 
@@ -221,6 +222,7 @@ pub fn evaluate(inst: &Instance, placement: Vec<usize>, norm: ErrorNorm, limit: 
         .count();
     let mut certificate = Certificate::new(super::NAME, "", Sense::Minimize);
     certificate.scored(max_error, 0.0, 0.0);
+    certificate.proof = Some(Proof::closed_form("zero"));
     Solution {
         certificate,
         placement,
@@ -300,6 +302,10 @@ pub fn solve_within(
     if method == Method::Brute {
         let e = sol.max_error;
         sol.certificate.scored(e, e, 0.0);
+        sol.certificate.proof = Some(Proof::search(
+            found.iterations,
+            "brute force over every placement within the move limit",
+        ));
     }
     Ok(sol)
 }
@@ -314,6 +320,52 @@ fn admissible(inst: &Instance, placement: &[usize], limit: usize) -> bool {
         .filter(|(&n, vm)| n != vm.node)
         .count();
     moves <= limit && count.iter().all(|&c| c <= inst.max_vms_per_node)
+}
+
+/// Re-derives a rebalancing's bound (issue 37): `untouched` in closed form (and 0); a
+/// search (`exact`, `brute`) by `--deep` re-running `exact` within its budget; HiGHS's bound
+/// is claimed.
+pub fn check_bound(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
+    let c = &sol.certificate;
+    let closed = untouched_bound(inst, sol.error_norm, sol.migration_limit).max(0.0);
+    with_closed_form(c, Sense::Minimize, Some(closed), || match &c.proof {
+        Some(Proof::Search { .. }) if depth.deep => {
+            let start = evaluate(
+                inst,
+                inst.vms.iter().map(|v| v.node).collect(),
+                sol.error_norm,
+                sol.migration_limit,
+            );
+            let deadline = Deadline::after(Some(depth.seconds));
+            let out = exact_search(
+                inst,
+                sol.migration_limit,
+                sol.error_norm,
+                &start.placement,
+                &deadline,
+            );
+            let b = out.bound.min(out_error(inst, &out.placement, sol));
+            if out.complete && supports(Sense::Minimize, b, c.bound.unwrap_or(0.0) - 2.0 * GAP) {
+                BoundCheck::Checked {
+                    kind: "search",
+                    value: b,
+                }
+            } else {
+                BoundCheck::Claimed {
+                    why: format!(
+                        "the search re-run within {} s reached the bound {b} only",
+                        depth.seconds
+                    ),
+                }
+            }
+        }
+        _ => BoundCheck::claimed_by(c),
+    })
+}
+
+/// The largest error of a placement under the solution's norm and limit.
+fn out_error(inst: &Instance, p: &[usize], sol: &Solution) -> f64 {
+    evaluate(inst, p.to_vec(), sol.error_norm, sol.migration_limit).max_error
 }
 
 /// A lower bound on the largest error of any placement within `limit` moves: a move changes
@@ -414,6 +466,11 @@ fn solve_milp(
     let bound = highs_bound.unwrap_or(0.0).max(untouched).min(e);
     sol.certificate.method = Method::Milp.name().into();
     sol.certificate.scored(e, bound, settings.milp_tolerance);
+    sol.certificate.proof = Some(if bound > untouched {
+        Proof::solver("highs-mip")
+    } else {
+        Proof::closed_form("untouched")
+    });
     let st = &mut sol.certificate.stats;
     st.insert("binaries".into(), binaries as f64);
     st.insert("exact_model".into(), f64::from(u8::from(exact)));
@@ -443,6 +500,10 @@ fn solve_exact(
     sol.certificate.method = Method::Exact.name().into();
     let tolerance = if out.complete { 2.0 * GAP } else { 0.0 };
     sol.certificate.scored(e, out.bound.min(e), tolerance);
+    sol.certificate.proof = Some(Proof::search(
+        out.states,
+        "exact branch-and-bound over moves",
+    ));
     let st = &mut sol.certificate.stats;
     st.insert("states".into(), out.states as f64);
     st.insert("complete".into(), f64::from(u8::from(out.complete)));

@@ -242,6 +242,21 @@ impl Problem for Pcec {
         super::verify(inst, sol)
     }
 
+    fn check_bound(
+        inst: &Instance,
+        sol: &Solution,
+        depth: crate::problem::Depth,
+    ) -> crate::problem::BoundCheck {
+        let _ = depth;
+        let closed = super::xf_lower_bound(inst, sol.settings.xf_threshold);
+        crate::problem::proof::with_closed_form(
+            &sol.certificate,
+            Sense::Minimize,
+            Some(closed),
+            || crate::problem::BoundCheck::claimed_by(&sol.certificate),
+        )
+    }
+
     fn export_lp(
         inst: &Instance,
         settings: &Settings,

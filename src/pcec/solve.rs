@@ -154,6 +154,7 @@ pub(crate) fn collect(
     let mut certificate = Certificate::new(super::NAME, method.name(), Sense::Minimize);
     let bound = super::solution::xf_lower_bound(inst, settings.xf_threshold);
     certificate.scored(summary.mean_xf, bound.min(summary.mean_xf), 1e-12 * bound);
+    certificate.proof = Some(crate::problem::Proof::closed_form("xf-lower-bound"));
     if status != Status::Feasible {
         certificate.stats.insert("best_nondelay_fcfs".into(), 1.0);
     }

@@ -13,6 +13,7 @@ mod packing;
 pub mod peak;
 mod pricing;
 mod problem;
+pub mod proof;
 mod repack;
 mod report;
 mod root;

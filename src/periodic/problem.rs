@@ -96,6 +96,14 @@ impl Problem for Periodic {
         super::verify(inst, sol)
     }
 
+    fn check_bound(
+        inst: &Instance,
+        sol: &Solution,
+        depth: crate::problem::Depth,
+    ) -> crate::problem::BoundCheck {
+        super::proof::check(inst, sol, depth)
+    }
+
     fn generate(spec: &GenSpec) -> Result<Instance> {
         generate(spec.tasks, spec.amplitude, spec.jobs, spec.seed)
     }

@@ -13,6 +13,7 @@ use super::solution::{finished, Solution};
 use crate::colgen::{self, Column, CoveringMaster};
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
+use crate::problem::Proof;
 use crate::solver::Deadline;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
@@ -38,6 +39,9 @@ pub(super) struct Root {
     pub stats: BTreeMap<String, f64>,
     /// The master's columns at the end (the tree starts from them).
     pub columns: Vec<Column>,
+    /// The proof of `lower_bound`: ⌈W/C⌉ in closed form, or the Farley bound of the loop's
+    /// duals (the tree replaces it when it raises the bound).
+    pub proof: Proof,
 }
 
 impl Root {
@@ -55,6 +59,7 @@ impl Root {
             began,
         );
         sol.stats.extend(self.stats);
+        sol.certificate.proof = Some(self.proof);
         sol
     }
 }
@@ -242,6 +247,10 @@ pub(super) fn aggregated_root(
     );
     s.insert("tailing_off".into(), flag(colgen::Termination::TailingOff));
     cg.convergence().record(s);
+    let proof = match &cg.bound_duals {
+        Some(d) if lp_lb > lb_w => super::proof::pricing(inst, d, cg.bound),
+        _ => Proof::closed_form("total-demand"),
+    };
     Ok(Root {
         machines: chosen,
         lower_bound,
@@ -249,6 +258,7 @@ pub(super) fn aggregated_root(
         iterations: cg.iterations.len() as u32,
         stats,
         columns,
+        proof,
     })
 }
 

@@ -61,6 +61,8 @@ pub(super) fn finished(
 ) -> Solution {
     let mut certificate = Certificate::new(super::NAME, method, Sense::Minimize);
     certificate.bound = Some(lower_bound as f64);
+    // The heuristics' bound; column generation replaces it with its own.
+    certificate.proof = Some(crate::problem::Proof::closed_form("total-demand"));
     if configurations.is_some() {
         certificate.scored(machines as f64, lower_bound as f64, 0.0);
     }

@@ -19,6 +19,7 @@ use super::solution::Solution;
 use crate::colgen::safe::{covered_down, covered_up, farley_from, sum_down};
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
+use crate::problem::Proof;
 use crate::solver::{ColumnLp, Deadline};
 use log::{debug, info};
 use std::collections::{BTreeMap, BinaryHeap, HashSet};
@@ -157,7 +158,10 @@ pub(super) fn solve(
     if out.machines.len() < root.machines.len() {
         root.machines = out.machines;
     }
-    root.lower_bound = root.lower_bound.max(out.bound);
+    if out.bound > root.lower_bound {
+        root.lower_bound = out.bound;
+        root.proof = Proof::search(out.nodes, "the job-level branch-and-price tree");
+    }
     let stats = &mut root.stats;
     stats.insert("nodes".into(), out.nodes as f64);
     stats.insert("open_nodes".into(), out.open as f64);

@@ -1,5 +1,6 @@
 //! The answer every method of every problem gives: what was found, what is proven, the gap.
 
+use super::proof::Proof;
 use crate::{Status, Violation};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -79,6 +80,10 @@ pub struct Certificate {
     /// so that `verify` reads the instance the same way from the two files alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load: Option<serde_json::Value>,
+    /// How the bound was obtained and what re-derives it ([`Proof`]); absent in answers
+    /// written before proofs existed, which `verify` reads as unproven.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<Proof>,
 }
 
 impl Certificate {
@@ -95,6 +100,7 @@ impl Certificate {
             seconds: 0.0,
             stats: BTreeMap::new(),
             load: None,
+            proof: None,
         }
     }
 

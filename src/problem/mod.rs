@@ -20,6 +20,7 @@
 mod certificate;
 mod config;
 pub mod demo;
+pub mod proof;
 pub mod registry;
 pub mod selfcheck;
 
@@ -30,6 +31,7 @@ pub use config::{
     apply_flags, apply_flags_over, parse_value, settings_from_file, settings_from_text,
     settings_of_text, spec_from_flags, Applied,
 };
+pub use proof::{BoundCheck, Depth, Proof};
 pub use registry::{
     find, find_study, find_sweep, registry, Answer, Entry, InstanceRef, MethodRun, SolveRequest,
     SweepInfo,
@@ -452,6 +454,12 @@ pub trait Problem: Sized + 'static {
     ) -> Result<Self::Solution>;
     /// An independent re-check of a solution: every constraint and every reported figure.
     fn verify(inst: &Self::Instance, sol: &Self::Solution) -> Vec<Violation>;
+    /// Re-derives the certificate's bound from the instance and its [`Proof`] (issue 37):
+    /// checked, claimed (not re-checkable, or a search not re-run without `depth.deep`) or
+    /// refuted. By default every bound is claimed.
+    fn check_bound(_inst: &Self::Instance, sol: &Self::Solution, _depth: Depth) -> BoundCheck {
+        BoundCheck::claimed_by(sol.as_ref())
+    }
     /// A random instance, deterministic in the specification's seed.
     fn generate(spec: &Self::Spec) -> Result<Self::Instance>;
     /// The text of a generated instance to be written to `output` (standard output when

@@ -4,6 +4,7 @@
 
 use super::config::{apply_flags, apply_flags_over, spec_from_flags, Applied};
 use super::demo::DemoRun;
+use super::proof::{BoundCheck, Depth};
 use super::{Certificate, Common, Flag, Problem, Sense, Target};
 use crate::error::{Error, InputError, Location, Result};
 use crate::experiment::{Plot, Row};
@@ -100,7 +101,8 @@ pub struct InstanceRef {
 
 /// What one method gave on one instance of a sweep: its certificate and the problem's
 /// figures beyond it; verified before it is returned.
-pub type MethodRun = Result<(Certificate, Vec<(&'static str, f64)>)>;
+/// The label is what became of the bound ([`BoundCheck::label`]).
+pub type MethodRun = Result<(Certificate, Vec<(&'static str, f64)>, &'static str)>;
 
 /// A solve from the command line: the instance file, the method, and every source of
 /// settings.
@@ -131,6 +133,50 @@ pub struct Answer {
     pub table: String,
 }
 
+/// What `verify` found in one answer.
+#[derive(Debug, Clone)]
+pub struct Verified {
+    /// Every violated constraint or figure (a refuted bound among them).
+    pub violations: Vec<Violation>,
+    /// One line: status, problem, method, instance.
+    pub summary: String,
+    /// The certificate's status.
+    pub status: crate::Status,
+    /// What became of the certificate's bound.
+    pub bound: BoundCheck,
+    /// Seconds the check took (reading the files included).
+    pub seconds: f64,
+}
+
+impl Verified {
+    /// `verify --strict`'s objection, if any: an `optimal` or a bound that rests only on a
+    /// claim nothing re-derived.
+    pub fn strict_objection(&self) -> Option<String> {
+        match &self.bound {
+            BoundCheck::Claimed { why } => Some(format!(
+                "{} rests on a bound not re-derived ({why})",
+                if self.status == crate::Status::Optimal {
+                    "`optimal`"
+                } else {
+                    "the bound"
+                }
+            )),
+            BoundCheck::NoBound if self.status == crate::Status::Optimal => {
+                Some("`optimal` without a bound".into())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A refuted bound as a violation.
+fn refuted(check: &BoundCheck) -> Option<Violation> {
+    match check {
+        BoundCheck::Refuted { why } => Some(Violation::new("bound-proof", why.clone())),
+        _ => None,
+    }
+}
+
 /// A problem as the engine sees it. Implemented for every [`Problem`] by [`Registered`].
 pub trait Entry: Sync {
     /// Registry name.
@@ -147,14 +193,15 @@ pub trait Entry: Sync {
     fn check_method(&self, name: &str) -> std::result::Result<(), String>;
     /// Loads, solves, and (as every answer is) verifies.
     fn solve(&self, req: &SolveRequest<'_>) -> Result<Answer>;
-    /// Re-checks a solution file's JSON against an instance file: the violations and a
-    /// one-line summary.
+    /// Re-checks a solution file's JSON against an instance file: the violations, a
+    /// one-line summary and what became of the bound (re-derived to `depth`).
     fn verify(
         &self,
         instance: &Path,
         solution: &Path,
         flags: &[Applied<'_>],
-    ) -> Result<(Vec<Violation>, String)>;
+        depth: Depth,
+    ) -> Result<Verified>;
     /// A generated instance's text, from the `generate` flags, in the format of `output`
     /// (JSON for standard output; see [`Problem::instance_text`]).
     fn generate(&self, flags: &[Applied<'_>], output: Option<&Path>) -> Result<String>;
@@ -269,6 +316,13 @@ impl<P: Problem> Registered<P> {
         checked(&violations, sol.as_ref())?;
         Ok(sol)
     }
+
+    /// [`Problem::check_bound`] and its time.
+    pub fn bound_check(inst: &P::Instance, sol: &P::Solution, depth: Depth) -> (BoundCheck, f64) {
+        let began = std::time::Instant::now();
+        let check = P::check_bound(inst, sol, depth);
+        (check, began.elapsed().as_secs_f64())
+    }
 }
 
 impl<P: Problem> Entry for Registered<P> {
@@ -323,7 +377,9 @@ impl<P: Problem> Entry for Registered<P> {
         instance: &Path,
         solution: &Path,
         flags: &[Applied<'_>],
-    ) -> Result<(Vec<Violation>, String)> {
+        depth: Depth,
+    ) -> Result<Verified> {
+        let began = std::time::Instant::now();
         let text = crate::input::read_text(solution)?;
         let sol: P::Solution = crate::input::parse_json(&text, solution, "solution")?;
         // The options the solve recorded, then the command line's over them.
@@ -350,7 +406,15 @@ impl<P: Problem> Entry for Registered<P> {
         );
         let mut violations = c.consistency(P::NAME, P::SENSE);
         violations.extend(P::verify(&inst, &sol));
-        Ok((violations, summary))
+        let bound = P::check_bound(&inst, &sol, depth);
+        violations.extend(refuted(&bound));
+        Ok(Verified {
+            violations,
+            summary,
+            status: c.status,
+            bound,
+            seconds: began.elapsed().as_secs_f64(),
+        })
     }
 
     fn generate(&self, flags: &[Applied<'_>], output: Option<&Path>) -> Result<String> {
@@ -437,7 +501,14 @@ impl<P: Problem> Entry for Registered<P> {
                 let method = method_of::<P>(m)?;
                 let deadline = Deadline::after(time_limit);
                 let sol = Self::solve_checked(&inst, method, &settings, &deadline, &memo)?;
-                Ok((sol.as_ref().clone(), P::row_values(&sol)))
+                // The row records whether the bound was re-derived, and at what cost.
+                let (check, secs) = Self::bound_check(&inst, &sol, Depth::shallow());
+                if let Some(v) = refuted(&check) {
+                    return Err(Error::Consistency(format!("{m} failed verification: {v}")));
+                }
+                let mut values = P::row_values(&sol);
+                values.push(("verify_seconds", secs));
+                Ok((sol.as_ref().clone(), values, check.label()))
             })
             .collect();
         Ok((json, runs))

@@ -122,6 +122,25 @@ impl CaseReport {
     }
 }
 
+/// `P::verify` and `verify --strict --deep` on one answer (issue 37): the violations, a
+/// refuted bound, and a bound left claimed for any reason but a solver's claim (a search
+/// re-run within [`STRICT_SECONDS`]).
+pub fn strict<P: super::Problem>(inst: &P::Instance, sol: &P::Solution) -> Vec<crate::Violation> {
+    use super::proof::{BoundCheck, Depth};
+    let mut v = P::verify(inst, sol);
+    match P::check_bound(inst, sol, Depth::deep(STRICT_SECONDS)) {
+        BoundCheck::Refuted { why } => v.push(crate::Violation::new("bound-proof", why)),
+        BoundCheck::Claimed { why } if !why.starts_with("claimed by solver") => {
+            v.push(crate::Violation::new("bound-strict", why))
+        }
+        _ => {}
+    }
+    v
+}
+
+/// Seconds a search re-run of [`strict`] may take.
+pub const STRICT_SECONDS: f64 = 10.0;
+
 /// A case that disagreed, with what reproduces it.
 #[derive(Debug, Clone)]
 pub struct Failure {

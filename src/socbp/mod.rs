@@ -12,6 +12,7 @@ mod lagrange;
 mod normal;
 mod pricing;
 mod problem;
+pub mod proof;
 pub mod selfcheck;
 mod solve;
 mod study;

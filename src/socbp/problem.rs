@@ -130,6 +130,14 @@ impl Problem for SocPacking {
         verify(inst, sol)
     }
 
+    fn check_bound(
+        inst: &Instance,
+        sol: &Solution,
+        depth: crate::problem::Depth,
+    ) -> crate::problem::BoundCheck {
+        super::proof::check(inst, sol, depth)
+    }
+
     fn generate(spec: &Spec) -> Result<Instance> {
         Ok(generate(spec))
     }

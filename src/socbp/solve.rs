@@ -6,7 +6,8 @@ use crate::colgen::{
     branch_and_price, check_partition, partition, unit_columns, BpEnd, BpSettings,
 };
 use crate::error::Result;
-use crate::problem::{Certificate, Sense};
+use crate::outcome::ceil_with_tolerance;
+use crate::problem::{Certificate, Proof, Sense};
 use crate::solver::Deadline;
 use crate::Violation;
 use serde::{Deserialize, Serialize};
@@ -141,11 +142,13 @@ pub fn solve(
         Method::Ffd | Method::Bfd => {
             let bins = fit_decreasing(inst, method == Method::Bfd);
             certificate.scored(bins.len() as f64, volume as f64, 0.0);
+            certificate.proof = Some(Proof::closed_form("volume"));
             bins
         }
         Method::Cg | Method::Bp => {
             let start = fit_decreasing(inst, true);
             let stats = &mut certificate.stats;
+            let mut proof = Proof::closed_form("volume");
             let (bins, lower) = if start.len() as u64 <= volume {
                 stats.insert("nodes".into(), 0.0);
                 stats.insert("open_nodes".into(), 0.0);
@@ -170,10 +173,19 @@ pub fn solve(
                 if let Some(c) = &out.root {
                     c.record(stats);
                 }
+                if out.bound > volume {
+                    proof = match &out.root_duals {
+                        Some(d) if out.bound == ceil_with_tolerance(out.root_lp) => {
+                            super::proof::pricing(d, out.root_lp)
+                        }
+                        _ => Proof::search(out.nodes, "branch-and-price over the items"),
+                    };
+                }
                 (partition(inst.len(), &out.incumbent), volume.max(out.bound))
             };
             let bound = (lower as f64).min(bins.len() as f64);
             certificate.scored(bins.len() as f64, bound, 0.0);
+            certificate.proof = Some(proof);
             bins
         }
     };

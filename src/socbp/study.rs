@@ -27,11 +27,11 @@ pub fn run(args: &StudyArgs) -> Result<String> {
                 &settings,
                 &args.deadline(Some(settings.study_seconds)),
             )?;
-            Ok(BenchRun::of(
-                sol.bins.len(),
-                &sol.certificate,
-                verify(&inst, &sol).len(),
-            ))
+            Ok(
+                BenchRun::of(sol.bins.len(), &sol.certificate, verify(&inst, &sol).len()).checked(
+                    super::proof::check(&inst, &sol, crate::problem::Depth::shallow()).is_checked(),
+                ),
+            )
         },
     )
 }

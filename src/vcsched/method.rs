@@ -10,7 +10,7 @@ use super::routes;
 use super::solution::{JobGrant, Solution};
 use super::{adapt, greedy, mcb, relabel, rounding};
 use crate::error::{Error, InputError, Location, Result};
-use crate::problem::{Certificate, Invalid, Sense, Validate};
+use crate::problem::{Certificate, Invalid, Proof, Sense, Validate};
 use crate::solver::{Deadline, HighsSettings};
 use crate::Status;
 use serde::{Deserialize, Serialize};
@@ -234,6 +234,8 @@ pub(super) struct Found {
     pub(super) bound: Option<f64>,
     pub(super) infeasible: bool,
     pub(super) stats: BTreeMap<String, f64>,
+    /// The proof of `bound` (issue 37).
+    pub(super) proof: Option<Proof>,
 }
 
 impl Found {
@@ -243,6 +245,7 @@ impl Found {
             bound: None,
             infeasible: false,
             stats: BTreeMap::new(),
+            proof: None,
         }
     }
     pub(super) fn stat(mut self, name: &str, v: f64) -> Self {
@@ -454,6 +457,12 @@ fn finish(
         (c, b) => c.or(b),
     };
     let mut certificate = Certificate::new(super::NAME, &method.name(), Sense::Maximize);
+    // The closed form `min(1, H/Σα)` unless the method's own bound is below it.
+    certificate.proof = match (closed, found.bound) {
+        (Some(c), Some(b)) if b < c => found.proof.clone(),
+        (None, Some(_)) => found.proof.clone(),
+        _ => Some(Proof::closed_form("cpu-sum")),
+    };
     certificate.status = if found.infeasible {
         Status::Infeasible
     } else {
@@ -513,6 +522,7 @@ fn lp_bound(inst: &Instance, relax: &relaxation::Relaxation) -> Found {
         ..Found::placement(None)
     };
     f.bound = relax.value;
+    f.proof = Some(Proof::solver("highs-lp"));
     if let Some(c) = relaxation::closed_form_bound(inst) {
         f = f.stat("lp_closed_form", c);
     }

@@ -18,6 +18,7 @@ pub mod milp;
 pub mod packing;
 pub mod perturb;
 mod problem;
+pub mod proof;
 pub mod relabel;
 pub mod relaxation;
 mod report;

@@ -252,6 +252,14 @@ impl Problem for VcSched {
         super::verify(inst, sol)
     }
 
+    fn check_bound(
+        inst: &Instance,
+        sol: &Solution,
+        depth: crate::problem::Depth,
+    ) -> crate::problem::BoundCheck {
+        super::proof::check(inst, sol, depth)
+    }
+
     fn generate(spec: &GenSpec) -> Result<Instance> {
         match spec.adaptation {
             None => generate::generate(&spec.base()),

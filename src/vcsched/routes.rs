@@ -7,6 +7,7 @@ use super::instance::{Instance, BUDGET_TOLERANCE};
 use super::method::{Found, Settings};
 use super::{adapt, improve, lns, mcb, milp, packing, relabel};
 use crate::error::{Error, Result};
+use crate::problem::Proof;
 use crate::solver::{self, Deadline, LinearStatus};
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -20,11 +21,22 @@ pub(super) fn exact_search(
     deadline: &Deadline,
 ) -> Result<Found> {
     let o = super::exact::solve(flat, ub, settings.exact_max_nodes, deadline);
+    // The load bound in closed form, unless the search raised it.
+    let closed = super::proof::load_bound_yield(flat);
+    let proof = if o.bound >= closed * (1.0 - 1e-12) {
+        Proof::closed_form("load-bound")
+    } else {
+        Proof::search(
+            o.nodes,
+            "exact's probes and branch-and-bound on the largest load",
+        )
+    };
     let found = Found {
         placement: o.placement.clone(),
         bound: Some(o.bound),
         infeasible: o.infeasible,
         stats: BTreeMap::new(),
+        proof: Some(proof),
     }
     .stat("nodes", o.nodes as f64)
     .stat("exhausted", f64::from(u8::from(o.exhausted)))
@@ -94,6 +106,10 @@ fn packed(
     }
     if got.floor > floor {
         f.bound = Some(bound.min(1.0 / got.floor));
+        f.proof = Some(Proof::search(
+            got.nodes,
+            "the vector-packing proof at the incumbent's load",
+        ));
         f = f.stat("packing_floor", got.floor);
     }
     Ok(f)
@@ -156,6 +172,7 @@ fn adaptation_exact(
     if let Some(p) = relabelled {
         let mut f = Found::placement(Some(p)).stat("route_budget_free", 1.0);
         f.bound = Some(cap);
+        f.proof = Some(Proof::solver("highs-mip"));
         if proven(&f, cap) {
             f.stats.extend(relaxed.stats);
             return Ok(f);
@@ -163,6 +180,7 @@ fn adaptation_exact(
     }
     let mut f = milp_search(inst, settings, deadline, cap, direct.placement)?;
     f.bound = Some(f.bound.unwrap_or(cap).min(cap));
+    f.proof = Some(Proof::solver("highs-mip"));
     Ok(f.stat("route_capped", 1.0))
 }
 
@@ -225,6 +243,7 @@ fn milp_search(
         }
         _ => {
             f.bound = out.dual_bound;
+            f.proof = Some(Proof::solver("highs-mip"));
             let from_highs = out.columns.map(|x| milp::placement_of(&layout, &x));
             let from_highs = from_highs.filter(|p| memory_feasible(inst, p, 1e-9));
             // Keep the better of HiGHS's incumbent and the seed (HiGHS may stop before

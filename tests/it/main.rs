@@ -24,6 +24,7 @@ mod periodic_bp;
 mod periodic_cg;
 mod periodic_pricing;
 mod problem_toy;
+mod proofs;
 mod selfcheck;
 mod solver_highs;
 mod sweep_reliability;

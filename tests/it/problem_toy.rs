@@ -231,7 +231,10 @@ fn a_new_family_runs_through_the_generic_entry() {
         // The written solution re-checks through the same entry.
         let sol = d.path().join("sol.json");
         std::fs::write(&sol, &a.json).unwrap();
-        let (violations, _) = entry.verify(&file, &sol, &[]).unwrap();
+        let violations = entry
+            .verify(&file, &sol, &[], vcalloc::problem::Depth::shallow())
+            .unwrap()
+            .violations;
         assert!(violations.is_empty(), "{violations:?}");
     }
     let err = entry
@@ -255,7 +258,10 @@ fn a_new_family_runs_through_the_generic_entry() {
             "pick": 1}"#,
     )
     .unwrap();
-    let (violations, _) = entry.verify(&file, &sol, &[]).unwrap();
+    let violations = entry
+        .verify(&file, &sol, &[], vcalloc::problem::Depth::shallow())
+        .unwrap()
+        .violations;
     assert_eq!(violations.len(), 1);
 }
 

@@ -59,22 +59,26 @@ pub fn small_rebalance_instance(path: &str) {
     ]);
 }
 
-/// `results.csv` as text without its `seconds` cells: every other byte must match.
+/// `results.csv` as text without its timing cells (`seconds`, `verify_seconds`): every
+/// other byte must match.
 pub fn csv_without_seconds(dir: &Path) -> String {
     let text = std::fs::read_to_string(dir.join("results.csv")).unwrap();
     assert!(text.ends_with('\n'), "a torn last line");
     assert!(!text.contains('"'), "quoted cells: split by commas below");
-    let col = text
-        .lines()
-        .next()
-        .unwrap()
-        .split(',')
-        .position(|h| h == "seconds")
-        .unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    assert!(header.contains(&"seconds"));
+    let keep: Vec<bool> = header
+        .iter()
+        .map(|h| *h != "seconds" && *h != "verify_seconds")
+        .collect();
     text.lines()
         .map(|l| {
-            let mut cells: Vec<&str> = l.split(',').collect();
-            cells.remove(col);
+            let cells: Vec<&str> = l
+                .split(',')
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(c, _)| c)
+                .collect();
             cells.join(",") + "\n"
         })
         .collect()
