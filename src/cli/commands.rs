@@ -146,40 +146,6 @@ fn solve(a: &Solve) -> vcalloc::Result<i32> {
     Ok(0)
 }
 
-/// The problem named by a solution file's `certificate.problem`.
-fn problem_of_solution(solution: &Path) -> vcalloc::Result<&'static dyn Entry> {
-    let text = vcalloc::input::read_text(solution)?;
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-        InputError::new(
-            solution,
-            Location::File,
-            "",
-            format!("malformed solution: {e}"),
-        )
-    })?;
-    let name = v
-        .get("certificate")
-        .and_then(|c| c.get("problem"))
-        .and_then(|p| p.as_str())
-        .ok_or_else(|| {
-            InputError::new(
-                solution,
-                Location::Field("certificate.problem".into()),
-                "",
-                "not a vcalloc solution: it names no problem",
-            )
-        })?;
-    problem::find(name).map_err(|why| {
-        InputError::new(
-            solution,
-            Location::Field("certificate.problem".into()),
-            name,
-            why,
-        )
-        .into()
-    })
-}
-
 /// `--name value`, `--name=value` and switches, read against the problem's load flags.
 fn load_flags(problem: &dyn Entry, rest: &[String]) -> vcalloc::Result<Vec<(Flag, String)>> {
     let table: Vec<Flag> = problem
@@ -234,7 +200,7 @@ fn verify(instance: &Path, solution: &Path, rest: &[String]) -> vcalloc::Result<
             "standard input can hold the instance or the solution, not both",
         ));
     }
-    let problem = problem_of_solution(solution)?;
+    let problem = problem::registry::of_solution(solution)?;
     let flags = load_flags(problem, rest)?;
     let (violations, summary) = problem.verify(instance, solution, &applied(&flags))?;
     if violations.is_empty() {

@@ -43,6 +43,34 @@ pub fn find(name: &str) -> std::result::Result<&'static dyn Entry, String> {
         })
 }
 
+/// The problem a solution file names in its `certificate.problem` (what `verify` re-checks
+/// it as): the command line's `verify` and the Python module's.
+pub fn of_solution(solution: &Path) -> Result<&'static dyn Entry> {
+    let text = crate::input::read_text(solution)?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        InputError::new(
+            solution,
+            Location::File,
+            "",
+            format!("malformed solution: {e}"),
+        )
+    })?;
+    let field = || Location::Field("certificate.problem".into());
+    let name = v
+        .get("certificate")
+        .and_then(|c| c.get("problem"))
+        .and_then(|p| p.as_str())
+        .ok_or_else(|| {
+            InputError::new(
+                solution,
+                field(),
+                "",
+                "not a vcalloc solution: it names no problem",
+            )
+        })?;
+    find(name).map_err(|why| InputError::new(solution, field(), name, why).into())
+}
+
 /// The text of `vcalloc demo`: every family's demo in one table.
 pub fn demo() -> Result<String> {
     super::demo::run()
