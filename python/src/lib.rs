@@ -348,6 +348,8 @@ fn rows_json(out: &Path) -> Result<String, Error> {
             serde_json::Value::Null
         } else if let Ok(i) = c.parse::<i64>() {
             i.into()
+        } else if let Ok(u) = c.parse::<u64>() {
+            u.into()
         } else if let Some(x) = c.parse::<f64>().ok().filter(|x| x.is_finite()) {
             x.into()
         } else {
