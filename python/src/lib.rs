@@ -176,19 +176,8 @@ fn applied(flags: &[(Flag, String)]) -> Vec<Applied<'_>> {
 }
 
 fn check_limits(time_limit: Option<f64>, threads: Option<usize>) -> PyResult<()> {
-    if let Some(t) = time_limit {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(argument(
-                "time_limit",
-                t,
-                "must be a positive number of seconds",
-            ));
-        }
-    }
-    if threads == Some(0) {
-        return Err(argument("threads", 0, "must be at least 1"));
-    }
-    Ok(())
+    problem::registry::check_limits(time_limit, threads, ["time_limit", "threads"])
+        .map_err(|e| to_py(e, &[]))
 }
 
 /// The registered problems, in the order the command line lists them.

@@ -91,19 +91,7 @@ pub fn argument(name: &str, value: impl ToString, why: &str) -> Error {
 
 /// The checks of the options every solving command shares.
 pub fn check_limits(time_limit: Option<f64>, threads: Option<usize>) -> vcalloc::Result<()> {
-    if let Some(t) = time_limit {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(argument(
-                "--time-limit",
-                t,
-                "must be a positive number of seconds",
-            ));
-        }
-    }
-    if threads == Some(0) {
-        return Err(argument("--threads", 0, "must be at least 1"));
-    }
-    Ok(())
+    problem::registry::check_limits(time_limit, threads, ["--time-limit", "--threads"])
 }
 
 fn solve(a: &Solve) -> vcalloc::Result<i32> {
