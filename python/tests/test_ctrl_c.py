@@ -8,8 +8,12 @@ import time
 
 from conftest import LONG_INSTANCE, LONG_SETTINGS, REPO
 
+# The child restores Python's own SIGINT handler: a process started in the background by a
+# non-interactive shell inherits SIGINT ignored, and Python then installs none (Ctrl-C could not
+# reach it at all).
 SCRIPT = f"""
-import sys, time, vcalloc
+import signal, sys, time, vcalloc
+signal.signal(signal.SIGINT, signal.default_int_handler)
 print("started", flush=True)
 try:
     vcalloc.solve("binpacking", {LONG_INSTANCE!r}, method="bp", settings={LONG_SETTINGS!r},
