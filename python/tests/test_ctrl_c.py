@@ -46,3 +46,40 @@ def test_ctrl_c_stops_a_solve_within_a_second():
     # The interrupt was cleared: the next solve ran to its proof.
     assert "after optimal" in lines, out + err
     assert p.returncode == 0, err
+
+
+THREADS = f"""
+import signal, threading, time, vcalloc
+signal.signal(signal.SIGINT, signal.default_int_handler)
+other = {{}}
+def solve_in_a_thread():
+    began = time.monotonic()
+    sol = vcalloc.solve("binpacking", {LONG_INSTANCE!r}, method="bp", settings={LONG_SETTINGS!r},
+                        time_limit=60)
+    other["status"], other["took"] = sol["certificate"]["status"], time.monotonic() - began
+t = threading.Thread(target=solve_in_a_thread)
+t.start()
+print("started", flush=True)
+try:
+    vcalloc.solve("binpacking", {LONG_INSTANCE!r}, method="bp", settings={LONG_SETTINGS!r},
+                  time_limit=60)
+except KeyboardInterrupt as e:
+    print("main stopped", e.answer["certificate"]["status"], flush=True)
+t.join()
+print("thread", other["status"], other["took"], flush=True)
+"""
+
+
+def test_ctrl_c_stops_the_solves_of_every_thread():
+    p = subprocess.Popen([sys.executable, "-c", THREADS], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, cwd=REPO)
+    assert p.stdout.readline().strip() == "started"
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert "main stopped feasible" in out, out + err
+    thread = [l.split() for l in out.splitlines() if l.startswith("thread")]
+    assert thread, out + err
+    _, status, took = thread[0]
+    # The other thread's solve returned its answer so far, long before its 60 s limit.
+    assert status == "feasible" and float(took) < 20, out

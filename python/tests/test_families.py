@@ -91,3 +91,18 @@ def test_methods_and_options_describe_the_problem():
     assert o["cv_mem"]["command"] == "generate"
     assert o["no_avg_phase"]["value"] == "switch"
     assert set(vcalloc.experiments()) >= {"vcsched-small", "market-rebalance"}
+
+
+def test_input_options_travel_with_the_answer(monkeypatch):
+    from conftest import REPO
+
+    monkeypatch.chdir(REPO)
+    with pytest.raises(vcalloc.InputError, match="--hosts"):
+        vcalloc.solve("vcsched", "data/examples/jobs.csv", method="mcb8")
+    sol = vcalloc.solve("vcsched", "data/examples/jobs.csv", method="mcb8", hosts=10)
+    assert sol["certificate"]["load"]["hosts"] == 10 and sol["certificate"]["status"] == "feasible"
+    # verify reads the CSV as the solve did (the recorded options) …
+    assert vcalloc.verify("data/examples/jobs.csv", sol) == []
+    # … and an option given to verify overrides them: 5 hosts, and the placement uses 10.
+    assert max(j["host"] for j in sol["jobs"]) >= 5
+    assert vcalloc.verify("data/examples/jobs.csv", sol, hosts=5)
