@@ -91,13 +91,21 @@ impl Doc {
                 label,
             });
         }
-        let n = DOCS.fetch_add(1, Ordering::Relaxed);
-        let folder = std::env::temp_dir().join(format!("vcalloc-py-{}-{n}", std::process::id()));
         let io = |path: &Path| {
             let path = path.to_path_buf();
             move |source| Error::Io { path, source }
         };
-        std::fs::create_dir_all(&folder).map_err(io(&folder))?;
+        // A folder this call creates (never one found there): a name taken is skipped.
+        let folder = loop {
+            let n = DOCS.fetch_add(1, Ordering::Relaxed);
+            let folder =
+                std::env::temp_dir().join(format!("vcalloc-py-{}-{n}", std::process::id()));
+            match std::fs::create_dir(&folder) {
+                Ok(()) => break folder,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(io(&folder)(e)),
+            }
+        };
         let path = folder.join(name);
         let doc = Doc {
             path,
