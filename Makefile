@@ -1,12 +1,14 @@
 # The two commands of the README: `make demo` and `make test`. Both install what is missing
-# (cmake, a C++ compiler, libclang-dev) and build in release. `make soak` and `make fuzz` are
+# (cmake, a C++ compiler, libclang-dev, python3-venv) and build in release. `make test` ends
+# with the Python package (`make python-test`): built into .venv from the same target/, then
+# its pytest suite. `make soak` and `make fuzz` are
 # the reliability runs (docs/guide.md, "Reliability"); neither is part of `make test`.
 CARGO ?= cargo
 FUZZ_S ?= 600
 SOAK_CASES ?= 10000
 SOAK_SEED ?= 1
 
-.PHONY: deps demo test bench lint clean soak fuzz fuzz-seed
+.PHONY: deps demo test python python-test bench lint clean soak fuzz fuzz-seed
 
 deps:
 	@bash scripts/install-deps.sh
@@ -17,13 +19,23 @@ demo: deps
 test: deps
 	$(CARGO) build --release --all-targets
 	$(CARGO) test --release
+	@bash scripts/python.sh test
+
+# The Python package alone: installed into .venv (maturin, in release, reusing target/).
+python: deps
+	@bash scripts/python.sh install
+
+python-test: deps
+	$(CARGO) build --release
+	@bash scripts/python.sh test
 
 bench: deps
 	$(CARGO) bench
 
 lint:
-	$(CARGO) fmt --check
+	$(CARGO) fmt --all --check
 	$(CARGO) clippy --release --all-targets -- -D warnings
+	$(CARGO) clippy --release -p vcalloc-python -- -D warnings
 
 # Randomised cross-checks of every family's exact methods, bounds and heuristics; exits
 # non-zero on any disagreement, printing its seed and instance.

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building vcalloc needs on a fresh Debian/Ubuntu machine: HiGHS is compiled
-# from source by highs-sys, which needs cmake, a C++ compiler and libclang (for bindgen).
+# from source by highs-sys, which needs cmake, a C++ compiler and libclang (for bindgen); the
+# Python package needs python3 with venv and ensurepip (Debian's python3-venv; maturin and
+# pytest then come from PyPI into .venv, see scripts/python.sh).
 # Does nothing when everything is already there.
 set -euo pipefail
 
@@ -9,6 +11,8 @@ command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 command -v c++ >/dev/null 2>&1 || missing+=(g++)
 command -v make >/dev/null 2>&1 || missing+=(make)
 dpkg -s libclang-dev >/dev/null 2>&1 || missing+=(libclang-dev)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+python3 -c "import venv, ensurepip" >/dev/null 2>&1 || missing+=(python3-venv)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "install-deps: installing ${missing[*]}"

@@ -94,19 +94,7 @@ pub fn argument(name: &str, value: impl ToString, why: &str) -> Error {
 
 /// The checks of the options every solving command shares.
 pub fn check_limits(time_limit: Option<f64>, threads: Option<usize>) -> vcalloc::Result<()> {
-    if let Some(t) = time_limit {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(argument(
-                "--time-limit",
-                t,
-                "must be a positive number of seconds",
-            ));
-        }
-    }
-    if threads == Some(0) {
-        return Err(argument("--threads", 0, "must be at least 1"));
-    }
-    Ok(())
+    problem::registry::check_limits(time_limit, threads, ["--time-limit", "--threads"])
 }
 
 fn solve(a: &Solve) -> vcalloc::Result<i32> {
@@ -147,40 +135,6 @@ fn solve(a: &Solve) -> vcalloc::Result<i32> {
         return Ok(130);
     }
     Ok(0)
-}
-
-/// The problem named by a solution file's `certificate.problem`.
-fn problem_of_solution(solution: &Path) -> vcalloc::Result<&'static dyn Entry> {
-    let text = vcalloc::input::read_text(solution)?;
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-        InputError::new(
-            solution,
-            Location::File,
-            "",
-            format!("malformed solution: {e}"),
-        )
-    })?;
-    let name = v
-        .get("certificate")
-        .and_then(|c| c.get("problem"))
-        .and_then(|p| p.as_str())
-        .ok_or_else(|| {
-            InputError::new(
-                solution,
-                Location::Field("certificate.problem".into()),
-                "",
-                "not a vcalloc solution: it names no problem",
-            )
-        })?;
-    problem::find(name).map_err(|why| {
-        InputError::new(
-            solution,
-            Location::Field("certificate.problem".into()),
-            name,
-            why,
-        )
-        .into()
-    })
 }
 
 /// `--name value`, `--name=value` and switches, read against the problem's load flags.
@@ -244,7 +198,7 @@ fn verify(
             "standard input can hold the instance or the solution, not both",
         ));
     }
-    let problem = problem_of_solution(solution)?;
+    let problem = problem::registry::of_solution(solution)?;
     let mut rest = rest.to_vec();
     let mut seconds = deep_seconds;
     // `--strict`, `--deep` and `--deep-seconds S` where the trailing list took them.

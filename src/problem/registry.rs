@@ -44,6 +44,58 @@ pub fn find(name: &str) -> std::result::Result<&'static dyn Entry, String> {
         })
 }
 
+/// The problem a solution file names in its `certificate.problem` (what `verify` re-checks
+/// it as): the command line's `verify` and the Python module's.
+pub fn of_solution(solution: &Path) -> Result<&'static dyn Entry> {
+    let text = crate::input::read_text(solution)?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        InputError::new(
+            solution,
+            Location::File,
+            "",
+            format!("malformed solution: {e}"),
+        )
+    })?;
+    let field = || Location::Field("certificate.problem".into());
+    let name = v
+        .get("certificate")
+        .and_then(|c| c.get("problem"))
+        .and_then(|p| p.as_str())
+        .ok_or_else(|| {
+            InputError::new(
+                solution,
+                field(),
+                "",
+                "not a vcalloc solution: it names no problem",
+            )
+        })?;
+    find(name).map_err(|why| InputError::new(solution, field(), name, why).into())
+}
+
+/// The checks of the limits every solving entry shares: a positive finite time limit, at least
+/// one thread. `names` are the two arguments as the caller spells them (`--time-limit` and
+/// `--threads` on the command line, `time_limit` and `threads` in Python).
+pub fn check_limits(
+    time_limit: Option<f64>,
+    threads: Option<usize>,
+    names: [&str; 2],
+) -> Result<()> {
+    let bad = |name: &str, value: String, why: &str| -> Error {
+        InputError::new("<arguments>", Location::Argument(name.into()), value, why).into()
+    };
+    if let Some(t) = time_limit.filter(|t| !(t.is_finite() && *t > 0.0)) {
+        return Err(bad(
+            names[0],
+            t.to_string(),
+            "must be a positive number of seconds",
+        ));
+    }
+    if threads == Some(0) {
+        return Err(bad(names[1], "0".into(), "must be at least 1"));
+    }
+    Ok(())
+}
+
 /// The text of `vcalloc demo`: every family's demo in one table.
 pub fn demo() -> Result<String> {
     super::demo::run()

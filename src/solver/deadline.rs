@@ -13,7 +13,14 @@ pub fn interrupt() {
     INTERRUPTED.store(true, Ordering::SeqCst);
 }
 
-/// True once [`interrupt`] has been called.
+/// Undoes [`interrupt`]: deadlines count time again. For a host process that outlives an
+/// interrupted solve (the Python module: Ctrl-C stops the solves in flight, and once they have
+/// returned the next solve starts afresh). The command line never calls it.
+pub fn clear_interrupt() {
+    INTERRUPTED.store(false, Ordering::SeqCst);
+}
+
+/// True once [`interrupt`] has been called (and not cleared).
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::Relaxed)
 }
