@@ -325,8 +325,34 @@ pub fn run<P: Pricing>(
         master.add_exchanges(&pricing.dominance())?;
     }
     let first = master.solve(&deadline.at_least(settings.first_master_seconds))?;
-    let mut last =
-        first.ok_or_else(|| crate::Error::Highs("the first master LP did not finish".into()))?;
+    let mut last = match first {
+        Some(last) => last,
+        // Stopped before the first LP ended (Ctrl-C, SIGTERM): the starting columns, each
+        // once, are a feasible master point; the bound is what was known.
+        None if deadline.expired() => {
+            if master.exchanges_active() {
+                master.drop_exchanges()?;
+            }
+            return Ok(CgOutcome {
+                bound_duals: None,
+                termination: Termination::TimeLimit,
+                master_value: master.len() as f64,
+                bound,
+                primal: vec![1.0; master.len()],
+                duals: vec![0.0; demands.len()],
+                iterations: Vec::new(),
+                columns_added: 0,
+                mispriced: 0,
+                seconds: began.elapsed().as_secs_f64(),
+                settled_seconds: None,
+            });
+        }
+        None => {
+            return Err(crate::Error::Highs(
+                "the first master LP did not finish".into(),
+            ))
+        }
+    };
     // Iterations before the current phase (with, then without the exchange columns).
     let mut phase_start = 0;
     let termination = loop {

@@ -190,3 +190,50 @@ fn an_unusable_output_path_is_refused_before_solving() {
         serde_json::from_str(&std::fs::read_to_string(&sol).unwrap()).unwrap();
     assert_eq!(v["certificate"]["method"], "gr");
 }
+
+/// SIGTERM while column generation's first master LP runs (2 million tasks of 4,000 jobs: the
+/// start packing takes about 2 s, the first LP seconds more): the answer is the start packing
+/// with the closed-form bound, written and verified — not a solver error.
+#[test]
+fn sigterm_in_the_first_master_lp_still_writes_a_verified_answer() {
+    let d = tempfile::tempdir().unwrap();
+    let inst = d.path().join("p.json");
+    let inst = inst.to_str().unwrap();
+    common::vcalloc_ok(&[
+        "generate",
+        "periodic",
+        "--tasks",
+        "small",
+        "--amplitude",
+        "large",
+        "--jobs",
+        "4000",
+        "--seed",
+        "1",
+        "--output",
+        inst,
+    ]);
+    let sol = d.path().join("sol.json");
+    let sol = sol.to_str().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_vcalloc"))
+        .args([
+            "solve", "periodic", inst, "--method", "cg", "-q", "--output", sol,
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(3000));
+    let sent = Instant::now();
+    // SAFETY: sends a signal to our own child, which has not been waited for (its pid is live).
+    assert_eq!(
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) },
+        0
+    );
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(sent.elapsed().as_secs_f64() < 10.0, "{err}");
+    let ok = common::vcalloc_ok(&["verify", inst, sol]);
+    assert!(String::from_utf8_lossy(&ok.stdout).starts_with("ok:"));
+}
