@@ -197,22 +197,7 @@ fn an_unusable_output_path_is_refused_before_solving() {
 #[test]
 fn sigterm_in_the_first_master_lp_still_writes_a_verified_answer() {
     let d = tempfile::tempdir().unwrap();
-    let inst = d.path().join("p.json");
-    let inst = inst.to_str().unwrap();
-    common::vcalloc_ok(&[
-        "generate",
-        "periodic",
-        "--tasks",
-        "small",
-        "--amplitude",
-        "large",
-        "--jobs",
-        "4000",
-        "--seed",
-        "1",
-        "--output",
-        inst,
-    ]);
+    let inst = &common::two_million_periodic_tasks(d.path(), "p.json");
     let sol = d.path().join("sol.json");
     let sol = sol.to_str().unwrap();
     let child = Command::new(env!("CARGO_BIN_EXE_vcalloc"))

@@ -546,22 +546,7 @@ fn a_milp_solve_logs_its_progress_on_stderr_unless_quiet() {
 fn a_method_with_no_log_of_its_own_gets_a_heartbeat() {
     // Best fit over 2 million tasks (about 6 s unbounded): nothing in it reports.
     let d = tempfile::tempdir().unwrap();
-    let inst = d.path().join("p.json");
-    let inst = inst.to_str().unwrap();
-    common::vcalloc_ok(&[
-        "generate",
-        "periodic",
-        "--tasks",
-        "small",
-        "--amplitude",
-        "large",
-        "--jobs",
-        "4000",
-        "--seed",
-        "1",
-        "--output",
-        inst,
-    ]);
+    let inst = &common::two_million_periodic_tasks(d.path(), "p.json");
     let args = [
         "solve",
         "periodic",

@@ -97,6 +97,27 @@ pub fn vcalloc_ok(args: &[&str]) -> std::process::Output {
     out
 }
 
+/// Generates the periodic instance of 4,000 jobs of small tasks (2 million tasks, seed 1) as
+/// `dir/name`: a best fit over it takes seconds, its first master LP too. Returns the path.
+pub fn two_million_periodic_tasks(dir: &std::path::Path, name: &str) -> String {
+    let path = dir.join(name).to_str().unwrap().to_string();
+    vcalloc_ok(&[
+        "generate",
+        "periodic",
+        "--tasks",
+        "small",
+        "--amplitude",
+        "large",
+        "--jobs",
+        "4000",
+        "--seed",
+        "1",
+        "--output",
+        &path,
+    ]);
+    path
+}
+
 /// Writes `text` to `name` in `dir`.
 pub fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf {
     let p = dir.path().join(name);
