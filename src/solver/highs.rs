@@ -260,6 +260,9 @@ impl Figures {
 struct Watch {
     end: Option<Instant>,
     figures: std::sync::Mutex<Figures>,
+    /// Set when the caller stopped waiting ([`run_abandonable`]): HiGHS is asked to stop at
+    /// its next callback whatever the deadline and the interrupt flag say then.
+    abandoned: std::sync::atomic::AtomicBool,
 }
 
 /// HiGHS callback: asks HiGHS to stop once the deadline behind `user` has passed, or once the
@@ -278,7 +281,9 @@ unsafe extern "C" fn interrupt_at(
     unsafe {
         let watch = &*(user as *const Watch);
         if !data_in.is_null()
-            && (super::interrupted() || watch.end.is_some_and(|e| Instant::now() >= e))
+            && (super::interrupted()
+                || watch.abandoned.load(std::sync::atomic::Ordering::Relaxed)
+                || watch.end.is_some_and(|e| Instant::now() >= e))
         {
             (*data_in).user_interrupt = 1;
         }
@@ -295,6 +300,60 @@ unsafe extern "C" fn interrupt_at(
         } else {
             f.simplex_iterations = o.simplex_iteration_count;
             f.ipm_iterations = o.ipm_iteration_count;
+        }
+    }
+}
+
+/// How long the caller waits for HiGHS once the deadline has passed or the process was
+/// interrupted. HiGHS calls its interrupt callback from its simplex, interior-point and
+/// branch-and-bound loops, not from its MIP presolve: a 256-host × 2,000-job VCSched MILP
+/// stayed 10.8 s in presolve after a SIGTERM (docs/results.md).
+pub const ABANDON_AFTER: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// A HiGHS instance (or the work that owns one, or its result) moved between threads.
+struct Moved<T>(T);
+// SAFETY: a Highs instance has no thread affinity; it is used by one thread at a time — the
+// builder until the move, then only the worker of `run_abandonable`, which runs it and drops
+// it, or hands the solved model back once and never touches it again.
+unsafe impl<T> Send for Moved<T> {}
+
+/// Runs `work` (HiGHS's `try_solve`) on a thread of its own and waits for it; once
+/// `deadline` has passed (or the process is interrupted), waits [`ABANDON_AFTER`] more, then
+/// stops waiting (`None`) and sets `abandoned`: the caller answers with what it has, and the
+/// worker, told through the flag (HiGHS's callback reads it), ends at its next callback and
+/// frees what it holds.
+fn run_abandonable<T: 'static>(
+    work: impl FnOnce() -> T + 'static,
+    abandoned: &std::sync::atomic::AtomicBool,
+    deadline: &Deadline,
+) -> Result<Option<T>> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let work = Moved(work);
+    std::thread::Builder::new()
+        .name("highs".into())
+        .spawn(move || {
+            let work = work;
+            // The receiver may be gone (abandoned): the result is then dropped here.
+            let _ = tx.send(Moved((work.0)()));
+        })
+        .map_err(|e| Error::Highs(format!("could not start HiGHS's thread: {e}")))?;
+    let mut stop_seen: Option<Instant> = None;
+    loop {
+        match rx.recv_timeout(std::time::Duration::from_millis(10)) {
+            Ok(r) => return Ok(Some(r.0)),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(Error::Highs(
+                    "HiGHS's thread ended without an answer".into(),
+                ))
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if stop_seen.is_none() && deadline.expired() {
+            stop_seen = Some(Instant::now());
+        }
+        if stop_seen.is_some_and(|t| t.elapsed() >= ABANDON_AFTER) {
+            abandoned.store(true, std::sync::atomic::Ordering::Relaxed);
+            return Ok(None);
         }
     }
 }
@@ -371,15 +430,17 @@ pub fn solve(
     // few thousand columns ran 1–2.5 s past it); the interrupt callbacks are called from
     // inside its simplex, interior-point and branch-and-bound loops. They are set even without
     // a limit, for Ctrl-C.
-    let watch = Box::new(Watch {
+    let watch = std::sync::Arc::new(Watch {
         end: deadline.end_instant(),
         figures: Default::default(),
+        abandoned: Default::default(),
     });
     let data = (&*watch as *const Watch)
         .cast_mut()
         .cast::<std::ffi::c_void>();
-    // SAFETY: `m` wraps a live Highs instance; `watch` is boxed (its address is stable) and
-    // lives to the end of this function, past `try_solve`, the only call that runs callbacks.
+    // SAFETY: `m` wraps a live Highs instance; `watch` is shared (its address is stable) and
+    // a clone lives as long as `m` does ([`run_abandonable`] moves both to the thread that
+    // runs `try_solve`, the only call that runs callbacks).
     unsafe {
         let ptr = m.as_mut_ptr();
         if highs_sys::Highs_setCallback(ptr, Some(interrupt_at), data) != STATUS_OK {
@@ -401,8 +462,42 @@ pub fn solve(
         let f = *watch.figures.lock().unwrap_or_else(|e| e.into_inner());
         f.line(mip)
     };
-    let solved = super::progress::while_running(|| m.try_solve(), status)
-        .map_err(|e| Error::Highs(format!("run failed: {e:?}")))?;
+    let ran = super::progress::while_running(
+        || {
+            let held = std::sync::Arc::clone(&watch);
+            // The worker holds `m` and a clone of `watch` (which HiGHS's callback reads)
+            // until HiGHS returns, abandoned or not.
+            run_abandonable(
+                move || {
+                    let _held = held;
+                    m.try_solve().map(Moved)
+                },
+                &watch.abandoned,
+                deadline,
+            )
+        },
+        status,
+    )?;
+    let Some(ran) = ran else {
+        log::debug!(
+            "HiGHS: abandoned {:.1} s after the stop, {:.3}s",
+            ABANDON_AFTER.as_secs_f64(),
+            began.elapsed().as_secs_f64()
+        );
+        return Ok(LinearOutcome {
+            status: LinearStatus::NoSolution,
+            objective: None,
+            dual_bound: None,
+            columns: None,
+            row_duals: None,
+            raw_status: "Abandoned".into(),
+            iterations: 0,
+            seconds: began.elapsed().as_secs_f64(),
+        });
+    };
+    let solved = ran
+        .map_err(|e| Error::Highs(format!("run failed: {e:?}")))?
+        .0;
     let raw = solved.status();
     let has_point = solved.primal_solution_status() == HighsSolutionStatus::Feasible;
     let columns = has_point.then(|| solved.get_solution().columns().to_vec());
@@ -512,5 +607,56 @@ pub fn solve_file(path: &std::path::Path) -> Result<Option<f64>> {
         });
         Highs_destroy(h);
         value.ok_or_else(|| Error::Highs(format!("{text}: HiGHS could not read the model")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    #[test]
+    fn a_run_that_ends_in_time_is_waited_for() {
+        let flag = AtomicBool::new(false);
+        let out = run_abandonable(|| 7, &flag, &Deadline::none()).unwrap();
+        assert_eq!(out, Some(7));
+        assert!(!flag.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn a_run_that_ignores_its_deadline_is_abandoned_and_told_to_stop() {
+        // A worker that, like HiGHS's presolve, checks nothing until it is told.
+        let flag = Arc::new(AtomicBool::new(false));
+        let (seen, worker_flag) = (Arc::new(AtomicBool::new(false)), Arc::clone(&flag));
+        let worker_seen = Arc::clone(&seen);
+        let began = Instant::now();
+        let out = run_abandonable(
+            move || {
+                while !worker_flag.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                worker_seen.store(true, Ordering::Relaxed);
+            },
+            &flag,
+            &Deadline::after(Some(0.05)),
+        )
+        .unwrap();
+        let waited = began.elapsed();
+        assert!(out.is_none(), "the caller waited for the worker");
+        assert!(
+            waited >= Duration::from_millis(50) + ABANDON_AFTER,
+            "{waited:?}"
+        );
+        // The worker is told and ends (it would loop forever otherwise).
+        let told = Instant::now();
+        while !seen.load(Ordering::Relaxed) {
+            assert!(
+                told.elapsed() < Duration::from_secs(30),
+                "the worker was not told"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 }

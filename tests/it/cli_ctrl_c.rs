@@ -191,6 +191,26 @@ fn an_unusable_output_path_is_refused_before_solving() {
     assert_eq!(v["certificate"]["method"], "gr");
 }
 
+/// Runs the CLI with `args`, sends SIGTERM `after_ms` in; its output and the seconds from
+/// the signal to its exit.
+fn term_after(args: &[&str], after_ms: u64) -> (std::process::Output, f64) {
+    let child = Command::new(env!("CARGO_BIN_EXE_vcalloc"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(after_ms));
+    let sent = Instant::now();
+    // SAFETY: sends a signal to our own child, which has not been waited for (its pid is live).
+    assert_eq!(
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) },
+        0
+    );
+    let out = child.wait_with_output().unwrap();
+    (out, sent.elapsed().as_secs_f64())
+}
+
 /// SIGTERM while column generation's first master LP runs (2 million tasks of 4,000 jobs: the
 /// start packing takes about 2 s, the first LP seconds more): the answer is the start packing
 /// with the closed-form bound, written and verified — not a solver error.
@@ -200,25 +220,40 @@ fn sigterm_in_the_first_master_lp_still_writes_a_verified_answer() {
     let inst = &common::two_million_periodic_tasks(d.path(), "p.json");
     let sol = d.path().join("sol.json");
     let sol = sol.to_str().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_vcalloc"))
-        .args([
-            "solve", "periodic", inst, "--method", "cg", "-q", "--output", sol,
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(3000));
-    let sent = Instant::now();
-    // SAFETY: sends a signal to our own child, which has not been waited for (its pid is live).
-    assert_eq!(
-        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) },
-        0
-    );
-    let out = child.wait_with_output().unwrap();
+    let args = [
+        "solve", "periodic", inst, "--method", "cg", "-q", "--output", sol,
+    ];
+    let (out, after) = term_after(&args, 3000);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(sent.elapsed().as_secs_f64() < 10.0, "{err}");
+    assert!(after < 10.0, "{err}");
+    let ok = common::vcalloc_ok(&["verify", inst, sol]);
+    assert!(String::from_utf8_lossy(&ok.stdout).starts_with("ok:"));
+}
+
+/// SIGTERM while HiGHS presolves a 256-host × 2,000-job VCSched MILP (no time limit; its
+/// presolve calls no interrupt callback and ran 10.8 s past the signal): the adapter stops
+/// waiting for HiGHS, and the answer is the MILP's warm start, written and verified.
+#[test]
+fn sigterm_in_a_mip_presolve_still_stops_at_once() {
+    let d = tempfile::tempdir().unwrap();
+    let inst = d.path().join("vc.json");
+    let inst = inst.to_str().unwrap();
+    common::vcalloc_ok(&[
+        "generate", "vcsched", "--hosts", "256", "--jobs", "2000", "--slack", "0.5", "--cv-mem",
+        "0.75", "--cv-cpu", "0.75", "--seed", "1", "--output", inst,
+    ]);
+    let sol = d.path().join("sol.json");
+    let sol = sol.to_str().unwrap();
+    let args = [
+        "solve", "vcsched", inst, "--method", "milp", "-q", "--output", sol,
+    ];
+    let (out, after) = term_after(&args, 3000);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    // Well below the 10.8 s of a presolve that runs to its end (the model's build, if the
+    // signal comes during it, is not interrupted: hence not 1 s).
+    assert!(after < 6.0, "{after:.1} s after the signal: {err}");
     let ok = common::vcalloc_ok(&["verify", inst, sol]);
     assert!(String::from_utf8_lossy(&ok.stdout).starts_with("ok:"));
 }
