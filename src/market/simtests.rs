@@ -144,7 +144,7 @@ fn fig6_small_meets_loose_deadline_and_plots() {
     use super::fig6::{fig6, Fig6Spec};
     let spec = Fig6Spec {
         deadlines_min: vec![200.0],
-        interference: vec![0.0],
+        variants: super::fig6::default_variants()[3..4].to_vec(),
         iterations: 100,
         ..Fig6Spec::default()
     };
