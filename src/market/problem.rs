@@ -5,7 +5,7 @@ use super::generate::{generate, GenSpec};
 use super::instance::Instance;
 use super::rebalance::{solve_within, verify, Method, Settings, Solution};
 use crate::error::Result;
-use crate::problem::{Common, Flag, Invalid, Problem, Sense, Study, StudyArgs, Target, Validate};
+use crate::problem::{Common, Flag, Invalid, Problem, Sense, Study, Target, Validate};
 use crate::solver::Deadline;
 use crate::Violation;
 use std::path::Path;
@@ -179,9 +179,9 @@ impl Problem for Rebalance {
     fn studies() -> Vec<Study> {
         vec![Study {
             name: "market-paper",
-            title: "Merkat §5 in simulation: Fig. 6 (vertical scaling to a deadline), Fig. 7 (two frameworks), satisfaction against EASY backfilling with a 95% interval",
+            title: "Merkat §5 in simulation: Fig. 6 (vertical scaling to a deadline, Table 1's two VMs and variants), Fig. 7 (two frameworks), satisfaction against EASY backfilling with a 95% interval, under every reading, and its sensitivity to load, tightness, budget rule and cores (--settings: {sim, fig6, fig7, satisfaction, sensitivity})",
             limits: None,
-            run: paper_study,
+            run: super::paper::paper_study,
         }, Study {
             name: "market-rebalance",
             title: "Exact rebalancing (exact branch-and-bound over moves) against tabu: the Pareto curve of the largest error against M in {0,1,2,4,8} and tabu's gap over random instances (4-20 nodes, lognormal bids; --instances, default 1000)",
@@ -189,22 +189,4 @@ impl Problem for Rebalance {
             run: super::rebalance_study::rebalance_study,
         }]
     }
-}
-
-/// Figs. 6–7 and the satisfaction study with the simulation's default settings.
-fn paper_study(args: &StudyArgs) -> Result<String> {
-    use super::{fig6, fig7, satisfaction, SimSettings};
-    let set = SimSettings::default();
-    let mut md =
-        String::from("# Market-based sharing (Merkat, Costache et al. 2013), §5 in simulation\n\n");
-    let f6 = fig6::fig6(&fig6::Fig6Spec::default(), &set);
-    f6.write_plots(&args.out)?;
-    md += &f6.to_markdown();
-    let f7 = fig7::fig7(&fig7::Fig7Spec::default(), &set);
-    f7.write_plots(&args.out)?;
-    md += &f7.to_markdown();
-    let sat = satisfaction::satisfaction(&satisfaction::SatSpec::default(), &set)?;
-    sat.write_plots(&args.out)?;
-    md += &sat.to_markdown();
-    Ok(md)
 }

@@ -7,7 +7,7 @@ use super::instance::Res;
 use super::plot::{lines, to_error};
 use super::satbound::satisfaction_bound;
 use super::scenario::{AppKind, AppSpec, Scenario};
-use super::sim::{simulate, Admission, SimSettings};
+use super::sim::{simulate, Admission, SimSettings, StartRule, SuspendRule};
 use super::swf::{lublin, SwfJob};
 use crate::error::Result;
 use crate::solver::{Deadline, HighsSettings};
@@ -22,11 +22,12 @@ use std::path::{Path, PathBuf};
 pub enum BudgetRule {
     /// `budget_i = factor · cost_i · t̄ / t_i`: the app's reserve cost at full size over its
     /// run time, scaled by the mean tightness over its own tightness (deadline / run time).
-    /// Inversely proportional to the deadline among apps of the same size (default).
-    #[default]
+    /// Inversely proportional to the deadline among apps of the same size and run time.
     InverseTightness,
-    /// `budget_i = c / D_i` with one constant `c` for all apps (literal): long apps then get
-    /// a per-period budget ∝ 1/D², below the reserve price.
+    /// `budget_i = c / D_i` with one constant `c` for all apps, the paper's words ("budgets
+    /// inversely proportional to their deadlines"; default): long apps then get a per-period
+    /// budget ∝ 1/D², often below the reserve price. `c = factor · mean_i(cost_i · D_i)`.
+    #[default]
     InverseDeadline,
 }
 
@@ -63,6 +64,9 @@ pub struct SatSpec {
     pub budget_rule: BudgetRule,
     /// Mean iteration length at full speed (s) of the lock-step apps.
     pub iteration_s: f64,
+    /// Compute the time-indexed upper bound per seed (a MILP each; off in the sensitivity
+    /// study).
+    pub bound: bool,
 }
 
 impl Default for SatSpec {
@@ -80,8 +84,9 @@ impl Default for SatSpec {
             tightness: (1.25, 4.0),
             tightness_levels: vec![1.25, 1.5, 2.0, 3.0, 5.0],
             budget_factor: 2.0,
-            budget_rule: BudgetRule::InverseTightness,
+            budget_rule: BudgetRule::InverseDeadline,
             iteration_s: 10.0,
+            bound: true,
         }
     }
 }
@@ -105,6 +110,8 @@ pub struct SatSeed {
     pub bound: f64,
     /// Upper bound on the deadlines any policy meets.
     pub met_bound: f64,
+    /// Suspensions under Merkat (all apps).
+    pub suspensions: usize,
 }
 
 /// Aggregate over seeds at one tightness setting.
@@ -184,10 +191,7 @@ fn jobs(spec: &SatSpec, trace: &[SwfJob], rng: &mut ChaCha8Rng) -> Vec<(f64, usi
 
 /// The Merkat (`merkat = true`) or baseline scenario of one seed, for inspection.
 pub fn debug_scenario(spec: &SatSpec, seed: u64, fixed: Option<f64>, merkat: bool) -> Scenario {
-    let trace: Vec<SwfJob> = lublin()
-        .into_iter()
-        .filter(|j| (1..=8).contains(&j.procs) && j.runtime_s >= spec.min_runtime_s)
-        .collect();
+    let trace = trace(spec);
     build(spec, &trace, seed, fixed).0[usize::from(!merkat)].clone()
 }
 
@@ -203,7 +207,12 @@ fn run_seed(
         threads: 1,
         ..HighsSettings::default()
     };
-    let ub = satisfaction_bound(&merkat, &budgets, &highs, &Deadline::after(Some(30.0)))?;
+    let (ub_value, ub_met) = if spec.bound {
+        let b = satisfaction_bound(&merkat, &budgets, &highs, &Deadline::after(Some(30.0)))?;
+        (b.value, b.met)
+    } else {
+        (f64::NAN, f64::NAN)
+    };
     let value = |r: &super::sim::SimResult| -> (f64, usize) {
         let met: Vec<bool> = r.apps.iter().map(|a| a.met == Some(true)).collect();
         (
@@ -227,6 +236,9 @@ fn run_seed(
         &SimSettings {
             admission: Admission::Easy,
             rebalance_enabled: false,
+            // Maui looks at free nodes only, and its jobs are never suspended.
+            start: StartRule::Slots,
+            suspend: SuspendRule::Off,
             record_rows: false,
             ..settings.clone()
         },
@@ -239,8 +251,9 @@ fn run_seed(
         total: budgets.iter().sum(),
         met_merkat: mm,
         met_baseline: bm,
-        bound: ub.value,
-        met_bound: ub.met,
+        bound: ub_value,
+        met_bound: ub_met,
+        suspensions: m.apps.iter().map(|a| a.suspensions).sum(),
     })
 }
 
@@ -314,7 +327,16 @@ fn build(
     ([make(true), make(false)], budgets)
 }
 
-fn level(
+/// The trace rows the study draws from: 1–8 processors, at least `min_runtime_s`.
+pub(crate) fn trace(spec: &SatSpec) -> Vec<SwfJob> {
+    lublin()
+        .into_iter()
+        .filter(|j| (1..=8).contains(&j.procs) && j.runtime_s >= spec.min_runtime_s)
+        .collect()
+}
+
+/// One tightness setting (`fixed`, or the spec's range) over the spec's seeds.
+pub(crate) fn level(
     spec: &SatSpec,
     trace: &[SwfJob],
     fixed: Option<f64>,
@@ -344,10 +366,7 @@ fn level(
 
 /// Runs the main result and the tightness table.
 pub fn satisfaction(spec: &SatSpec, settings: &SimSettings) -> Result<Satisfaction> {
-    let trace: Vec<SwfJob> = lublin()
-        .into_iter()
-        .filter(|j| (1..=8).contains(&j.procs) && j.runtime_s >= spec.min_runtime_s)
-        .collect();
+    let trace = trace(spec);
     let main = level(spec, &trace, None, settings)?;
     let levels = spec
         .tightness_levels

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 pub use super::simout::{AppOutcome, PeriodStat, Row, SimResult};
+pub use super::suspend::{StartRule, SuspendRule};
 
 /// How waiting apps are admitted to VM slots.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -66,6 +67,13 @@ pub struct SimSettings {
     pub record_rows: bool,
     /// End as soon as every app has finished.
     pub stop_when_done: bool,
+    /// When the vertical policy suspends a deadline-driven app (§3.2; models/market.md §5.1).
+    pub suspend: SuspendRule,
+    /// The applications manager's start condition (§4.2.2): slots only, or slots and price.
+    pub start: StartRule,
+    /// The fraction of the maximum allocation the next period's budget must buy at the current
+    /// price to start or resume (the paper's example: 0.75).
+    pub resume_fraction: f64,
 }
 
 impl Default for SimSettings {
@@ -86,6 +94,9 @@ impl Default for SimSettings {
             estimate_factor: 1.0,
             record_rows: true,
             stop_when_done: true,
+            suspend: SuspendRule::Price,
+            start: StartRule::Price,
+            resume_fraction: 0.75,
         }
     }
 }
@@ -114,6 +125,10 @@ impl SimSettings {
                 "deadline_target = {} must be in (0, 1]",
                 self.deadline_target
             ));
+        }
+        let r = self.resume_fraction;
+        if !(r > 0.0 && r <= 1.0) {
+            return Err(format!("resume_fraction = {r} must be in (0, 1]"));
         }
         let f = self.vertical.max_factor;
         if !(f.is_finite() && f >= 1.0) {
@@ -155,6 +170,8 @@ pub(crate) struct SApp {
     pub shutdown: bool,
     pub granted: f64,
     pub spent: f64,
+    pub suspended: bool,
+    pub suspensions: usize,
 }
 
 /// The whole simulation state.
@@ -200,7 +217,13 @@ impl<'a> State<'a> {
         }
     }
 
+    /// Started, not finished, not shut down and not suspended: it holds VMs and is billed.
     pub fn active(&self, a: usize) -> bool {
+        self.alive(a) && !self.apps[a].suspended
+    }
+
+    /// Started, not finished and not shut down (running or suspended).
+    pub fn alive(&self, a: usize) -> bool {
         self.apps[a].start.is_some() && self.apps[a].finish.is_none() && !self.apps[a].shutdown
     }
 
@@ -266,8 +289,12 @@ impl<'a> State<'a> {
     }
 
     fn admit(&mut self, t: f64) {
+        // New arrivals and suspended apps wait in one queue, in arrival order.
         let waiting: Vec<usize> = (0..self.apps.len())
-            .filter(|&a| self.apps[a].start.is_none() && self.sc.apps[a].arrival_s <= t)
+            .filter(|&a| {
+                (self.apps[a].start.is_none() && self.sc.apps[a].arrival_s <= t)
+                    || (self.apps[a].suspended && self.alive(a))
+            })
             .collect();
         let mut free = self.free_slots();
         let mut shadow = f64::INFINITY;
@@ -280,14 +307,29 @@ impl<'a> State<'a> {
                 spec.vms
             };
             let est_end = t + self.nominal(a) * self.set.estimate_factor;
-            let fits = need <= free;
+            let fits = need <= free
+                && (self.set.start == StartRule::Slots
+                    || spec.kind == AppKind::Framework
+                    || self.affordable(a, t));
             let ok = match self.set.admission {
                 Admission::FirstFit => fits,
                 Admission::Easy if k == 0 || shadow.is_infinite() && extra == usize::MAX => fits,
                 Admission::Easy => fits && (est_end <= shadow || need <= extra),
             };
+            if self.apps[a].suspended
+                && self.set.shutdown_when_broke
+                && self.ledger.accounts[a] < spec.vms as f64 * self.sc.bid_min.total()
+            {
+                // §4.2.4 (iii): not enough budget to run at any price.
+                self.apps[a].shutdown = true;
+                continue;
+            }
             if ok {
-                self.start_app(a, t);
+                if self.apps[a].suspended {
+                    self.resume(a, t);
+                } else {
+                    self.start_app(a, t);
+                }
                 free -= need;
                 if self.set.admission == Admission::Easy && est_end > shadow {
                     extra -= need;
@@ -325,7 +367,7 @@ impl<'a> State<'a> {
         let p = self.sc.period_s;
         if t > 0.0 && (t / r).floor() > ((t - p) / r).floor() {
             for a in 0..self.apps.len() {
-                if self.active(a) {
+                if self.alive(a) {
                     let g = self.ledger.grant(a, self.sc.apps[a].renew);
                     self.apps[a].granted += g;
                 }
@@ -500,6 +542,7 @@ pub fn simulate_within(
                 granted: s.granted,
                 spent: s.spent,
                 shutdown: s.shutdown,
+                suspensions: s.suspensions,
             }
         })
         .collect();

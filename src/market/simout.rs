@@ -34,6 +34,8 @@ pub struct Row {
     pub queued: usize,
     /// Running jobs (frameworks).
     pub running: usize,
+    /// Suspended by its controller this period (no VM, nothing billed).
+    pub suspended: bool,
 }
 
 /// Totals of one period: the conservation and non-negativity checks.
@@ -70,6 +72,8 @@ pub struct AppOutcome {
     pub spent: f64,
     /// Shut down for lack of credits (§4.2.4).
     pub shutdown: bool,
+    /// Times the vertical policy suspended it (§3.2).
+    pub suspensions: usize,
 }
 
 /// The simulation's output.

@@ -4,7 +4,7 @@
 use super::controllers::{horizontal, vertical, HorizontalInput, VerticalInput};
 use super::instance::Res;
 use super::scenario::AppKind;
-use super::sim::{Row, State};
+use super::sim::{Row, State, SuspendRule};
 
 impl State<'_> {
     /// Runs every active app's controller and sets its VMs' bids for this period.
@@ -83,11 +83,28 @@ impl State<'_> {
         };
         let new = vertical(&input, &self.set.vertical);
         let change = app.bid.total() - new.total();
+        // NeedsSuspend() of Algorithm 4: the SLO is not met and the budget cannot fix it.
+        let slo_missed = input.v > input.v_high;
+        let suspend = slo_missed
+            && match self.set.suspend {
+                SuspendRule::Off => false,
+                SuspendRule::Price => !self.affordable(a, t),
+                SuspendRule::BudgetCut => {
+                    let unlimited = VerticalInput {
+                        bid_max: f64::INFINITY,
+                        ..input
+                    };
+                    vertical(&unlimited, &self.set.vertical).total() > bid_max * (1.0 + 1e-12)
+                }
+            };
         let app = &mut self.apps[a];
         if change.abs() > 1e-12 {
             app.history = change;
         }
         app.bid = new;
+        if suspend {
+            self.suspend(a);
+        }
     }
 
     /// Algorithms 2 and 3 for a framework, then FCFS dispatch of its queue.
@@ -351,6 +368,7 @@ impl State<'_> {
                 balance: self.ledger.accounts[a],
                 queued: app.queue.len(),
                 running: app.running.len(),
+                suspended: app.suspended,
             });
         }
     }

@@ -52,7 +52,7 @@ pub(crate) fn tools() -> Vec<Tool> {
                 "Wall-clock limit: the run stops at the first period after it, its partial results written and labelled",
             ),
         ],
-        output: Some("Write the per-period CSV (time_s,app,vms,bid_cpu,bid_mem,alloc_cpu,alloc_mem,price_cpu,progress,iteration_s,balance,queued,running) here"),
+        output: Some("Write the per-period CSV (time_s,app,vms,bid_cpu,bid_mem,alloc_cpu,alloc_mem,price_cpu,progress,iteration_s,balance,queued,running,suspended) here"),
         run: simulate_tool,
     }]
 }
@@ -118,13 +118,21 @@ fn simulate_tool(a: &ToolArgs<'_>) -> Result<String> {
     );
     let _ = writeln!(
         s,
-        "{:<16} {:>10} {:>10} {:>10} {:>6} {:>12} {:>12} {:>8}",
-        "app", "start_s", "finish_s", "deadline_s", "met", "granted", "spent", "shutdown"
+        "{:<16} {:>10} {:>10} {:>10} {:>6} {:>12} {:>12} {:>8} {:>11}",
+        "app",
+        "start_s",
+        "finish_s",
+        "deadline_s",
+        "met",
+        "granted",
+        "spent",
+        "shutdown",
+        "suspensions"
     );
     for o in &r.apps {
         let _ = writeln!(
             s,
-            "{:<16} {:>10} {:>10} {:>10} {:>6} {:>12.2} {:>12.2} {:>8}",
+            "{:<16} {:>10} {:>10} {:>10} {:>6} {:>12.2} {:>12.2} {:>8} {:>11}",
             o.name,
             opt(o.start_s),
             opt(o.finish_s),
@@ -132,7 +140,8 @@ fn simulate_tool(a: &ToolArgs<'_>) -> Result<String> {
             o.met.map_or("-", |m| if m { "yes" } else { "no" }),
             o.granted,
             o.spent,
-            o.shutdown
+            o.shutdown,
+            o.suspensions
         );
     }
     let met = r.apps.iter().filter(|o| o.met == Some(true)).count();

@@ -108,24 +108,52 @@ fn bad_instances_are_named() {
     );
 }
 
+/// `experiment market-paper --settings`: the file's simulation settings and figure parameters
+/// are the ones run (a small run: two seeds, no sensitivity grid), and a bad key is an input
+/// error naming it.
 #[test]
 fn the_market_study_runs_and_sets_the_paper_beside_ours() {
     let d = tempfile::tempdir().unwrap();
-    let out = vcalloc(&[
+    let set = d.path().join("paper.json");
+    std::fs::write(
+        &set,
+        r#"{"sim": {"suspend": "budget_cut", "start": "slots"},
+            "fig6": {"deadlines_min": [150], "iterations": 100},
+            "fig7": {"nodes": 4, "condor_jobs": 300, "torque_jobs": 5, "duration_s": 7200},
+            "satisfaction": {"seeds": 2, "apps": 10, "tightness_levels": [2.0]},
+            "sensitivity": {"seeds": 1, "loads": [2.0], "tightness_levels": [], "node_cores": [4]}}"#,
+    )
+    .unwrap();
+    let args = [
         "experiment",
         "market-paper",
         "--out",
         d.path().to_str().unwrap(),
-    ]);
+        "--settings",
+        set.to_str().unwrap(),
+    ];
+    let out = vcalloc(&args);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
     let report = std::fs::read_to_string(d.path().join("report.md")).unwrap();
-    for part in ["Fig. 6", "Fig. 7", "satisfaction", "2.79"] {
-        assert!(report.contains(part), "{part} missing");
+    for part in [
+        "Fig. 6",
+        "Fig. 7",
+        "satisfaction",
+        "2.79",
+        "\"suspend\":\"budget_cut\"",
+        "suspend rule `BudgetCut`, start rule `Slots`",
+        "Table 1: 2 VMs, 4-core node | 150 |",
+        "2 seeds",
+        "Sensitivity",
+    ] {
+        assert!(report.contains(part), "{part} missing:\n{report}");
     }
+    std::fs::write(&set, r#"{"sim": {"resume_fraction": 2}}"#).unwrap();
+    common::expect_input_error(&args, &["resume_fraction"]);
 }
 
 /// The memory bound of a model build: a MILP estimated above `max_model_mb`, or too large to

@@ -20,6 +20,7 @@ mod expcone_oracles;
 mod experiment;
 mod export_models;
 mod limits;
+mod market_suspend;
 mod periodic_bp;
 mod periodic_cg;
 mod periodic_pricing;
