@@ -7,6 +7,7 @@
 
 pub mod compact;
 pub mod generate;
+mod grid;
 mod instance;
 mod lagrange;
 mod normal;

@@ -42,6 +42,16 @@ pub struct PricingSettings {
     /// Once the exact search holds an improving bin, it stops this many nodes later (the
     /// call then proves nothing, and column generation goes on with the bins found).
     pub after_improving: u64,
+    /// Cells of each row of the grid bound (`grid.rs`; 0: no such bound): computed when the
+    /// quick search finds no improving bin, it proves `max π·a ≤ aim` without the exact
+    /// search when it can, and bounds every such round.
+    pub grid_cells: usize,
+    /// The grid bound's chords' largest gap below `D√Σb`, relative to the capacity (its
+    /// pieces of `Σb` are as long as that allows).
+    pub grid_chord_gap: f64,
+    /// The grid bound's best rows whose optimal sets, repaired into bins, are offered as
+    /// columns (the first incumbents of the searches).
+    pub grid_columns: usize,
 }
 
 impl Default for PricingSettings {
@@ -55,6 +65,9 @@ impl Default for PricingSettings {
             lagrange_cells: 4_000,
             lagrange_multipliers: 12,
             after_improving: 50_000,
+            grid_cells: 2_000,
+            grid_chord_gap: 0.001,
+            grid_columns: 8,
         }
     }
 }
@@ -69,6 +82,10 @@ pub struct SocKnapsack {
     /// The value whose proof already closes the caller's bound ([`Pricing::aim`]): the
     /// search prunes at it.
     aim: f64,
+    /// The least root relaxation bound of the searches of the current call (their chord
+    /// bound, and the Lagrangian one when computed): an upper bound on the pricing optimum
+    /// even when no search completes.
+    root_bound: std::cell::Cell<f64>,
 }
 
 /// A candidate group: its index, `Σa`, `Σb`, value.
@@ -89,21 +106,59 @@ impl SocKnapsack {
             settings,
             diving: false,
             aim: 0.0,
+            root_bound: std::cell::Cell::new(f64::INFINITY),
         }
+    }
+
+    /// The grid bound (`grid.rs`) on `max π·a` under the decisions (apart pairs ignored: a
+    /// relaxation) and its best rows' sets of groups, or `None` at the deadline.
+    fn grid_bound(&self, values: &[f64], deadline: &Deadline) -> Option<(f64, Vec<Vec<usize>>)> {
+        let inst = &self.inst;
+        let dec = &self.decisions;
+        let terms: Vec<(f64, f64, f64)> = dec
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(g, m)| {
+                let (a, b) = inst.sums(m);
+                let v = if dec.forbidden[g] {
+                    0.0
+                } else {
+                    m.iter().map(|&i| values[i].max(0.0)).sum()
+                };
+                (a, b, v)
+            })
+            .collect();
+        let grid = super::grid::Grid {
+            cells: self.settings.grid_cells,
+            chord_gap: self.settings.grid_chord_gap,
+        };
+        let keep = self.settings.grid_columns;
+        let (g, sets) = super::grid::bound(inst.capacity, inst.d, &terms, grid, keep, deadline)?;
+        log::debug!("socbp pricing: aim {:.6}, grid bound {g:.6}", self.aim);
+        Some((g, sets))
     }
 
     /// The most valuable bins at `values` (per item), best first, whether the search completed
     /// (then the first is the exact optimum), and the nodes spent.
     pub fn search(&self, values: &[f64]) -> Searched {
-        self.search_within(values, self.settings.node_limit, true, &Deadline::none())
+        self.search_within(
+            values,
+            self.settings.node_limit,
+            true,
+            &[],
+            &Deadline::none(),
+        )
     }
 
-    /// The search with at most `limit` nodes, with the Lagrangian bound when `exact`.
+    /// The search with at most `limit` nodes, with the Lagrangian bound when `exact`; the
+    /// sets of groups `suggested`, repaired into bins, are among its first incumbents.
     fn search_within(
         &self,
         values: &[f64],
         limit: u64,
         exact: bool,
+        suggested: &[Vec<usize>],
         deadline: &Deadline,
     ) -> Searched {
         let inst = &self.inst;
@@ -201,8 +256,19 @@ impl SocKnapsack {
             limit,
             deadline,
         };
-        // Greedy in the candidates' order, then the Lagrangian tables' bins: first incumbents.
+        // What no bin can exceed, proven or not: the root's relaxations.
+        let mut root = s.bound(0, 0.0, 0.0, f64::INFINITY);
+        if let Some(l) = &lag {
+            root = root.min(l.bound(0, 0.0, 0.0, f64::INFINITY));
+        }
+        self.root_bound.set(self.root_bound.get().min(root));
+        // Greedy in the candidates' order, the suggested bins, then the Lagrangian tables'
+        // bins: first incumbents.
         s.repair(&[]);
+        for set in suggested {
+            let ks: Vec<usize> = set.iter().filter_map(|g| index.get(g).copied()).collect();
+            s.repair(&ks);
+        }
         if let Some(l) = &lag {
             for items in l.suggestions() {
                 s.repair(&items);
@@ -225,6 +291,13 @@ impl SocKnapsack {
         out.sort_by(|a, b| b.0.total_cmp(&a.0));
         (out, complete, nodes)
     }
+}
+
+/// Bins as columns (one unit of each item).
+fn as_columns(bins: Vec<(f64, Vec<usize>)>) -> Vec<(crate::colgen::Column, f64)> {
+    bins.into_iter()
+        .map(|(v, items)| (items.into_iter().map(|i| (i, 1.0)).collect(), v))
+        .collect()
 }
 
 /// `v / w`, infinite for a weightless candidate of positive value.
@@ -467,18 +540,52 @@ impl Search<'_> {
 }
 
 impl Pricing for SocKnapsack {
-    /// A quick search first (`quick_nodes`); the exact one only when it found no improving
-    /// bin (while diving, never).
+    /// The grid bound and its bins first, then a quick search (`quick_nodes`) that starts
+    /// from them; when neither holds an improving bin, the exact search, unless the grid
+    /// bound already proves `max π·a ≤ aim` (while diving: the quick search alone).
     fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced> {
-        let st = &self.settings;
-        Ok(quick_then_exact(
-            |limit, exact| self.search_within(duals, limit, exact, deadline),
-            st.quick_nodes,
-            st.node_limit,
-            1.0 + st.improvement_tol,
-            self.aim,
-            self.diving,
-        ))
+        self.root_bound.set(f64::INFINITY);
+        let st = self.settings.clone();
+        let floor = 1.0 + st.improvement_tol;
+        let (grid, suggested) = match (st.grid_cells > 0 && !self.diving)
+            .then(|| self.grid_bound(duals, deadline))
+            .flatten()
+        {
+            Some((g, sets)) => (Some(g), sets),
+            None => (None, Vec::new()),
+        };
+        let quick_limit = st.quick_nodes.min(st.node_limit);
+        let quick = self.search_within(duals, quick_limit, false, &suggested, deadline);
+        let improving = quick.0.first().is_some_and(|b| b.0 > floor);
+        let mut priced = match grid {
+            // Proven without a search: no bin is worth more than `g`, and nothing more is
+            // asked (`g` at most the aim, or no improving bin exists).
+            Some(g) if !improving && !quick.1 && g <= self.aim.max(floor) => Priced {
+                columns: as_columns(quick.0),
+                proven_max: Some(g),
+                upper_bound: None,
+                nodes: quick.2,
+            },
+            _ => quick_then_exact(
+                |limit, exact| {
+                    if exact {
+                        self.search_within(duals, limit, true, &suggested, deadline)
+                    } else {
+                        quick.clone()
+                    }
+                },
+                st.quick_nodes,
+                st.node_limit,
+                floor,
+                self.aim,
+                self.diving,
+            ),
+        };
+        // Every round then gives the loop a Lagrangian (Farley) bound, not only those whose
+        // exact search completes.
+        let root = self.root_bound.get().min(grid.unwrap_or(f64::INFINITY));
+        priced.upper_bound = (root.is_finite() && !self.diving).then_some(root);
+        Ok(priced)
     }
 
     fn aim(&mut self, enough: f64) {

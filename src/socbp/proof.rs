@@ -50,9 +50,10 @@ pub fn farley(inst: &Instance, pi: &[f64], best: f64) -> Result<f64, Unproved> {
 }
 
 /// The claimed best value `best` re-proved by the family's exact pricing ([`SocKnapsack`]):
-/// priced at `π / best`, a complete search that finds no bin worth more than its floor
-/// `1 + improvement_tol` proves `max π·a ≤ (1 + improvement_tol)·best`, the value returned;
-/// `None` when it does not (a bin above the floor, or the search stopped).
+/// priced at `π / best`, a complete search or a relaxation's bound (the grid bound, the
+/// root's chord and Lagrangian bounds) at most its floor `1 + improvement_tol`, with no bin
+/// found above it, proves `max π·a ≤ (1 + improvement_tol)·best`, the value returned;
+/// `None` when it does not (a bin above the floor, or neither proof).
 fn by_pricing(inst: &Instance, pi: &[f64], best: f64) -> Option<f64> {
     use crate::colgen::Pricing;
     if !(best.is_finite() && best > 0.0) {
@@ -62,11 +63,16 @@ fn by_pricing(inst: &Instance, pi: &[f64], best: f64) -> Option<f64> {
     let floor = 1.0 + settings.improvement_tol;
     let scaled: Vec<f64> = pi.iter().map(|p| p.max(0.0) / best).collect();
     let mut oracle = super::SocKnapsack::new(inst, settings);
+    // Only `max ≤ floor` is asked: the search prunes there (a root bound at most the floor
+    // ends it at once).
+    oracle.aim(floor);
     let priced = oracle
         .price(&scaled, &Deadline::after(Some(PRICING_SECONDS)))
         .ok()?;
     let top = priced.columns.iter().map(|c| c.1).fold(0.0, f64::max);
-    let proven = priced.proven_max?;
+    // A completed search's value, or an upper bound of the pricing's relaxations (the grid,
+    // chord and Lagrangian root bounds): either proves that no bin is worth more.
+    let proven = priced.max_bound()?;
     (top <= floor && proven <= floor).then(|| (floor * best).next_up())
 }
 
