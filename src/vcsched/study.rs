@@ -278,3 +278,37 @@ pub fn run(args: &StudyArgs) -> Result<String> {
     mcb8_outliers(&mut out, args)?;
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `classify` calls an instance infeasible exactly when brute force finds no placement.
+    #[test]
+    fn classify_agrees_with_brute_force() {
+        let mut infeasible = 0;
+        for seed in 0..40 {
+            let spec = Spec {
+                hosts: 3,
+                jobs: 6,
+                slack: 0.1,
+                cv_mem: 0.75,
+                cv_cpu: 0.75,
+                seed,
+                parallel: false,
+            };
+            for reading in Reading::ALL {
+                let inst = generate_read(&spec, reading).unwrap();
+                let cause = classify(&inst).unwrap();
+                let brute = super::super::brute::optimal_min_yield(&inst);
+                assert_eq!(cause.is_some(), brute.is_none(), "seed {seed} {reading:?}");
+                assert_ne!(cause, Some(Cause::Unknown));
+                if cause == Some(Cause::MemorySum) {
+                    assert!(inst.total_mem() > inst.hosts as f64);
+                }
+                infeasible += usize::from(cause.is_some());
+            }
+        }
+        assert!(infeasible > 0, "the test must meet infeasible instances");
+    }
+}
