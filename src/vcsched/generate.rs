@@ -3,7 +3,8 @@
 //! Memory needs have mean `H (1 − slack) / J`, CPU needs mean 0.5; both are normal with the
 //! given coefficient of variation (standard deviation = cv × mean), truncated to `(0, 1]` by
 //! rejection: a draw outside the interval is discarded and drawn again, so the values follow
-//! the normal law conditioned on `(0, 1]`. Draws come from a ChaCha8 stream seeded by `seed`,
+//! the normal law conditioned on `(0, 1]` (CPU needs also at least `MIN_CPU` = 10⁻⁶, the
+//! least an instance accepts). Draws come from a ChaCha8 stream seeded by `seed`,
 //! job by job, memory then CPU, each normal from one Box–Muller pair (cosine branch): the same
 //! seed gives the same bits on every platform.
 //!
@@ -131,13 +132,15 @@ pub fn generate(spec: &Spec) -> Result<Instance> {
 /// One memory need of `spec`'s law: mean `H (1 − slack) / J`, sd `cv_mem × mean`, in `(0, 1]`.
 pub(super) fn draw_mem(rng: &mut ChaCha8Rng, spec: &Spec) -> Result<f64> {
     let mean = spec.hosts as f64 * (1.0 - spec.slack) / spec.jobs as f64;
-    truncated_normal(rng, mean, spec.cv_mem * mean)
+    truncated_normal(rng, mean, spec.cv_mem * mean, 0.0)
         .ok_or_else(|| arg_error("--slack", spec.slack, impossible(mean, spec.cv_mem)))
 }
 
 /// One CPU need of `spec`'s law: mean 0.5, sd `cv_cpu × 0.5`, in `(0, 1]`.
 pub(super) fn draw_cpu(rng: &mut ChaCha8Rng, spec: &Spec) -> Result<f64> {
-    truncated_normal(rng, 0.5, spec.cv_cpu * 0.5)
+    // Below `MIN_CPU` an instance is refused (the solvers' tolerances): such a draw is
+    // rejected like one outside the interval (one instance of the large set drew 5.9e-7).
+    truncated_normal(rng, 0.5, spec.cv_cpu * 0.5, super::instance::MIN_CPU)
         .ok_or_else(|| arg_error("--cv-cpu", spec.cv_cpu, impossible(0.5, spec.cv_cpu)))
 }
 
@@ -153,11 +156,12 @@ fn standard_normal(rng: &mut ChaCha8Rng) -> f64 {
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
-/// A normal draw conditioned on `(0, 1]`, by rejection; `None` after too many rejections.
-fn truncated_normal(rng: &mut ChaCha8Rng, mean: f64, sd: f64) -> Option<f64> {
+/// A normal draw conditioned on `(0, 1]` and `≥ least`, by rejection; `None` after too many
+/// rejections.
+fn truncated_normal(rng: &mut ChaCha8Rng, mean: f64, sd: f64, least: f64) -> Option<f64> {
     for _ in 0..MAX_REJECTIONS {
         let x = mean + sd * standard_normal(rng);
-        if x > 0.0 && x <= 1.0 {
+        if x > 0.0 && x >= least && x <= 1.0 {
             return Some(x);
         }
     }

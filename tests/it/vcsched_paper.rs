@@ -97,3 +97,20 @@ fn generator_readings_keep_their_definitions() {
         assert_ne!(sol.status, Status::Unknown);
     }
 }
+
+/// A large-set instance that drew a CPU need of 5.9e-7 (below the least an instance accepts)
+/// and failed to generate: such draws are now rejected like those outside (0, 1].
+#[test]
+fn cpu_draws_below_the_floor_are_rejected() {
+    let s = Spec {
+        hosts: 64,
+        jobs: 500,
+        slack: 0.5,
+        cv_mem: 0.25,
+        cv_cpu: 0.75,
+        seed: 424488982483815209,
+        parallel: false,
+    };
+    let inst = generate(&s).unwrap();
+    assert!(inst.jobs.iter().all(|j| j.cpu >= 1e-6 && j.cpu <= 1.0));
+}
