@@ -66,18 +66,23 @@ pub fn placement_min_yield(inst: &Instance, placement: &[usize]) -> f64 {
 /// argument, §3.5). Parallel jobs tie hosts together (a job's tasks get equal grants on all
 /// their hosts), so the phase is the LP of [`super::avg_lp`], solved by HiGHS.
 pub fn allocate(inst: &Instance, placement: &[usize], avg_phase: bool) -> Result<Allocation> {
-    allocate_within(inst, placement, avg_phase, &Deadline::none())
+    allocate_within(inst, placement, None, avg_phase, &Deadline::none())
 }
 
 /// [`allocate`] within `deadline` (the LP of parallel jobs keeps every job at its floor when
-/// the deadline stops it).
+/// the deadline stops it). `floor`: grant every task `α_i · floor` before the average-yield
+/// phase instead of the placement's optimal minimum yield (an MCB placement scored by its
+/// binary search, RR-6692 §3.4); it is capped at that optimum, which it can only undercut by
+/// round-off.
 pub fn allocate_within(
     inst: &Instance,
     placement: &[usize],
+    floor: Option<f64>,
     avg_phase: bool,
     deadline: &Deadline,
 ) -> Result<Allocation> {
-    let y = placement_min_yield(inst, placement);
+    let best = placement_min_yield(inst, placement);
+    let y = floor.map_or(best, |f| f.clamp(0.0, best));
     let cpu = if !avg_phase {
         inst.jobs.iter().map(|j| j.cpu * y).collect()
     } else if inst.is_parallel() {

@@ -3,7 +3,8 @@
 //! Memory needs have mean `H (1 − slack) / J`, CPU needs mean 0.5; both are normal with the
 //! given coefficient of variation (standard deviation = cv × mean), truncated to `(0, 1]` by
 //! rejection: a draw outside the interval is discarded and drawn again, so the values follow
-//! the normal law conditioned on `(0, 1]`. Draws come from a ChaCha8 stream seeded by `seed`,
+//! the normal law conditioned on `(0, 1]` (CPU needs also at least `MIN_CPU` = 10⁻⁶, the
+//! least an instance accepts). Draws come from a ChaCha8 stream seeded by `seed`,
 //! job by job, memory then CPU, each normal from one Box–Muller pair (cosine branch): the same
 //! seed gives the same bits on every platform.
 //!
@@ -131,13 +132,15 @@ pub fn generate(spec: &Spec) -> Result<Instance> {
 /// One memory need of `spec`'s law: mean `H (1 − slack) / J`, sd `cv_mem × mean`, in `(0, 1]`.
 pub(super) fn draw_mem(rng: &mut ChaCha8Rng, spec: &Spec) -> Result<f64> {
     let mean = spec.hosts as f64 * (1.0 - spec.slack) / spec.jobs as f64;
-    truncated_normal(rng, mean, spec.cv_mem * mean)
+    truncated_normal(rng, mean, spec.cv_mem * mean, 0.0)
         .ok_or_else(|| arg_error("--slack", spec.slack, impossible(mean, spec.cv_mem)))
 }
 
 /// One CPU need of `spec`'s law: mean 0.5, sd `cv_cpu × 0.5`, in `(0, 1]`.
 pub(super) fn draw_cpu(rng: &mut ChaCha8Rng, spec: &Spec) -> Result<f64> {
-    truncated_normal(rng, 0.5, spec.cv_cpu * 0.5)
+    // Below `MIN_CPU` an instance is refused (the solvers' tolerances): such a draw is
+    // rejected like one outside the interval (one instance of the large set drew 5.9e-7).
+    truncated_normal(rng, 0.5, spec.cv_cpu * 0.5, super::instance::MIN_CPU)
         .ok_or_else(|| arg_error("--cv-cpu", spec.cv_cpu, impossible(0.5, spec.cv_cpu)))
 }
 
@@ -145,17 +148,96 @@ fn impossible(mean: f64, cv: f64) -> String {
     format!("a normal law of mean {mean} and cv {cv} almost never falls in (0, 1]")
 }
 
-/// A normal draw conditioned on `(0, 1]`, by rejection; `None` after too many rejections.
-fn truncated_normal(rng: &mut ChaCha8Rng, mean: f64, sd: f64) -> Option<f64> {
+/// One standard normal draw from a Box–Muller pair (cosine branch).
+fn standard_normal(rng: &mut ChaCha8Rng) -> f64 {
+    // u1 in (0, 1] so that ln(u1) is finite.
+    let u1 = 1.0 - rng.random::<f64>();
+    let u2 = rng.random::<f64>();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+/// A normal draw conditioned on `(0, 1]` and `≥ least`, by rejection; `None` after too many
+/// rejections.
+fn truncated_normal(rng: &mut ChaCha8Rng, mean: f64, sd: f64, least: f64) -> Option<f64> {
     for _ in 0..MAX_REJECTIONS {
-        // u1 in (0, 1] so that ln(u1) is finite.
-        let u1 = 1.0 - rng.random::<f64>();
-        let u2 = rng.random::<f64>();
-        let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
-        let x = mean + sd * z;
-        if x > 0.0 && x <= 1.0 {
+        let x = mean + sd * standard_normal(rng);
+        if x > 0.0 && x >= least && x <= 1.0 {
             return Some(x);
         }
     }
     None
+}
+
+/// Readings of §4.1's "sampled from a normal distribution with given mean and coefficient of
+/// variance, truncated so that values are between 0 and 1", for the study of the infeasible
+/// count (`experiment vcsched-infeasible`; the sweeps use [`Reading::Reject`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// Ours ([`generate`]): a draw outside `(0, 1]` is drawn again.
+    Reject,
+    /// A draw outside is moved to the nearest end (`10⁻⁶` below, 1 above).
+    Clip,
+    /// As `Reject`, then memory scaled so that `Σ m = H (1 − slack)` exactly (the slack as
+    /// the total free memory, §4.1's definition), values above 1 capped at 1.
+    ExactSlack,
+    /// "Coefficient of variance" read as variance / mean²: sd = `√cv × mean`, by rejection.
+    SqrtCv,
+}
+
+impl Reading {
+    /// Every reading, ours first.
+    pub const ALL: [Reading; 4] = [
+        Reading::Reject,
+        Reading::Clip,
+        Reading::ExactSlack,
+        Reading::SqrtCv,
+    ];
+
+    /// The name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reading::Reject => "reject",
+            Reading::Clip => "clip",
+            Reading::ExactSlack => "exact-slack",
+            Reading::SqrtCv => "sqrt-cv",
+        }
+    }
+}
+
+/// A sequential instance of `spec` under `reading` (same stream and draw order as
+/// [`generate`]; `Reject` is [`generate`] itself).
+pub fn generate_read(spec: &Spec, reading: Reading) -> Result<Instance> {
+    let inst = match reading {
+        Reading::Reject | Reading::ExactSlack => generate(spec)?,
+        Reading::SqrtCv => generate(&Spec {
+            cv_mem: spec.cv_mem.sqrt(),
+            cv_cpu: spec.cv_cpu.sqrt(),
+            ..*spec
+        })?,
+        Reading::Clip => {
+            generate(spec)?; // the same checks of the specification
+            let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
+            let mean = spec.hosts as f64 * (1.0 - spec.slack) / spec.jobs as f64;
+            let clip = |x: f64| x.clamp(1e-6, 1.0);
+            let jobs = (0..spec.jobs)
+                .map(|_| {
+                    let mem = clip(mean + spec.cv_mem * mean * standard_normal(&mut rng));
+                    let cpu = clip(0.5 + spec.cv_cpu * 0.5 * standard_normal(&mut rng));
+                    Job::new(cpu, mem)
+                })
+                .collect();
+            return Instance::new(spec.hosts, jobs, Path::new("<generated>"));
+        }
+    };
+    if reading != Reading::ExactSlack {
+        return Ok(inst);
+    }
+    let target = spec.hosts as f64 * (1.0 - spec.slack);
+    let scale = target / inst.total_mem();
+    let jobs = inst
+        .jobs
+        .iter()
+        .map(|j| Job::new(j.cpu, (j.mem * scale).min(1.0)))
+        .collect();
+    Instance::new(spec.hosts, jobs, Path::new("<generated>"))
 }

@@ -112,6 +112,11 @@ pub struct McbResult {
     pub placement: Option<Placement>,
     /// Packing attempts made.
     pub trials: u32,
+    /// The yield of the binary search: the largest trial yield at which every job was
+    /// packed (`upper` when the upper end packs; 0 when nothing packed). RR-6692 §3.4 scores
+    /// the placement by this value; the placement's own optimal minimum yield
+    /// (`min_j min(1, 1/L_j)`) is at least it.
+    pub search_yield: f64,
 }
 
 /// MCB variant `k` with a binary search on the yield over `[0, upper]`, stopping when the
@@ -124,6 +129,7 @@ pub fn mcb(inst: &Instance, k: u8, upper: f64, tolerance: f64) -> McbResult {
         return McbResult {
             placement: Some(p),
             trials,
+            search_yield: upper,
         };
     }
     let (mut lo, mut hi) = (0.0, upper);
@@ -140,7 +146,22 @@ pub fn mcb(inst: &Instance, k: u8, upper: f64, tolerance: f64) -> McbResult {
         }
     }
     McbResult {
+        search_yield: if best.is_some() { lo } else { 0.0 },
         placement: best,
         trials,
     }
+}
+
+/// How an MCB placement is scored (`Settings::mcb_score`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum McbScore {
+    /// The placement's optimal minimum yield `min_j min(1, 1/L_j)` (ours, the default): every
+    /// job gets `α_i Y` at that `Y` before the average-yield phase.
+    #[default]
+    Placement,
+    /// The binary search's yield (RR-6692 §3.4, as the paper scores MCB): every job gets
+    /// `α_i Y_s` at the search's `Y_s` before the average-yield phase, which then starts from
+    /// that floor. Without the phase the reported minimum yield is `Y_s` exactly.
+    Search,
 }

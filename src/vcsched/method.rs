@@ -130,6 +130,9 @@ pub struct Settings {
     pub max_attempts: u64,
     /// MCB: the binary search on the yield stops when its bracket is narrower than this.
     pub mcb_tolerance: f64,
+    /// MCB: score a placement by its optimal minimum yield (`placement`, ours) or by the
+    /// binary search's yield (`search`, the paper's; see [`mcb::McbScore`]).
+    pub mcb_score: mcb::McbScore,
     /// RRNZ: the probability given to hosts whose relaxed `e_ij` is zero (the paper's 0.01).
     pub rounding_epsilon: f64,
     /// `lp-bound`, RRND, RRNZ: which LP gives the relaxation's optimal point (see
@@ -167,6 +170,7 @@ impl Default for Settings {
             avg_phase: true,
             max_attempts: 500_000,
             mcb_tolerance: 1e-4,
+            mcb_score: mcb::McbScore::Placement,
             rounding_epsilon: 0.01,
             relaxation: Route::default(),
             gap_tolerance: 1e-6,
@@ -380,7 +384,9 @@ pub fn solve_sharing(
         }
         (Method::Mcb(k), Some(ub)) => {
             let r = mcb::mcb(flat, k, ub, settings.mcb_tolerance);
-            Found::placement(r.placement).stat("trials", f64::from(r.trials))
+            Found::placement(r.placement)
+                .stat("trials", f64::from(r.trials))
+                .stat("search_yield", r.search_yield)
         }
         (Method::Rrnd | Method::Rrnz, _) => {
             let relax = relaxation(flat)?;
@@ -483,7 +489,14 @@ fn finish(
                 "{method} returned a placement that overflows a host's memory"
             )));
         }
-        let alloc = allocate_within(inst, &p, settings.avg_phase, deadline)?;
+        // MCB scored as the paper scores it: every job starts from the search's yield.
+        let floor = match method {
+            Method::Mcb(_) if settings.mcb_score == mcb::McbScore::Search => {
+                sol.stats.get("search_yield").copied()
+            }
+            _ => None,
+        };
+        let alloc = allocate_within(inst, &p, floor, settings.avg_phase, deadline)?;
         let ub = bound.unwrap_or(1.0);
         if alloc.min_yield > ub + 1e-6 {
             return Err(Error::Consistency(format!(

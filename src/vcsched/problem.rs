@@ -158,6 +158,13 @@ impl Problem for VcSched {
                 "W",
                 "MCB: yield bracket width at which the binary search stops",
             ),
+            Flag::takes(
+                "mcb-score",
+                S,
+                "mcb_score",
+                "placement|search",
+                "MCB: score by the placement's optimal minimum yield (default) or by the binary search's yield (the paper's)",
+            ),
             Flag::sets(
                 "no-symmetry-breaking",
                 S,
@@ -300,6 +307,9 @@ impl Problem for VcSched {
         if let Some(a) = sol.avg_yield {
             v.push(("avg_yield", a));
         }
+        if let Some(&y) = sol.stats.get("search_yield") {
+            v.push(("search_yield", y));
+        }
         if let Some(m) = sol.migration {
             v.push(("migration", m));
         }
@@ -332,6 +342,15 @@ impl Problem for VcSched {
 
     fn sweeps() -> Vec<Sweep<GenSpec>> {
         super::sweeps::all()
+    }
+
+    fn studies() -> Vec<crate::problem::Study> {
+        vec![crate::problem::Study {
+            name: "vcsched-infeasible",
+            title: "RR-6692 §4: the small set's infeasible count under each reading of §4.1's generator (--instances: sets of 1,440, default 5), and MCB8's large-set outliers examined",
+            limits: None,
+            run: super::study::run,
+        }]
     }
 
     fn report(_set: &str, rows: &[&Row]) -> (String, Vec<Plot>) {

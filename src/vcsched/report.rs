@@ -74,45 +74,8 @@ pub fn vcsched_report(out: &mut String, rs: &[&Row], plots: &mut Vec<Plot>) {
         );
     }
 
-    // RR-6692 Table 1: percent degradation from the best MCB per instance.
-    let mcbs: Vec<&String> = methods.iter().filter(|m| m.starts_with("mcb")).collect();
-    if mcbs.len() > 1 {
-        let mut per_instance: BTreeMap<&str, BTreeMap<&str, f64>> = BTreeMap::new();
-        for r in rs.iter().filter(|r| r.method.starts_with("mcb")) {
-            if let Some(y) = r.objective {
-                per_instance
-                    .entry(r.instance.as_str())
-                    .or_default()
-                    .insert(r.method.as_str(), y);
-            }
-        }
-        let _ = writeln!(out, "\n## Table 1 — percent degradation from the best MCB\n\nPer instance, `100 (best − y) / best` over the MCB variants that succeeded ({} instances).\n\n| method | avg | max |\n|---|---|---|", per_instance.len());
-        let mut table: Vec<(f64, String)> = Vec::new();
-        for m in &mcbs {
-            let degs: Vec<f64> = per_instance
-                .values()
-                .filter_map(|ys| {
-                    let best = ys.values().copied().fold(f64::NEG_INFINITY, f64::max);
-                    ys.get(m.as_str()).map(|y| {
-                        if best > 0.0 {
-                            100.0 * (best - y) / best
-                        } else {
-                            0.0
-                        }
-                    })
-                })
-                .collect();
-            let avg = mean(&degs).unwrap_or(f64::NAN);
-            table.push((
-                avg,
-                format!("| {m} | {:.2} | {} |", avg, cell(max(&degs), 2)),
-            ));
-        }
-        table.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for (_, line) in table {
-            let _ = writeln!(out, "{line}");
-        }
-    }
+    // RR-6692 Table 1 (and Figure 7's table) in both scorings, beside the paper.
+    super::report_paper::mcb_table(out, rs);
 
     // Versus the MILP (small set).
     let milp: BTreeMap<&str, f64> = by(rs, "milp")
@@ -141,7 +104,22 @@ pub fn vcsched_report(out: &mut String, rs: &[&Row], plots: &mut Vec<Plot>) {
     }
 
     certified_gaps(out, rs, &methods);
+    super::report_paper::lp_table(out, rs);
 
+    // Adaptations: yields averaged over the instances every method solved, so that each
+    // point compares the methods on the same instances (a method that fails on the hard
+    // ones would otherwise look better).
+    let adapting = rs.iter().any(|r| r.num("budget").is_some());
+    let common: BTreeSet<&str> = feasible
+        .iter()
+        .copied()
+        .filter(|i| {
+            methods
+                .iter()
+                .filter(|m| *m != "lp-bound")
+                .all(|m| by(rs, m).any(|r| r.instance == *i && r.objective.is_some()))
+        })
+        .collect();
     // Versus slack and versus jobs: one matrix per metric feeds both the table and the plot.
     let slacks: BTreeSet<String> = rs.iter().filter_map(|r| r.num("slack").map(k)).collect();
     let metrics = [
@@ -160,6 +138,9 @@ pub fn vcsched_report(out: &mut String, rs: &[&Row], plots: &mut Vec<Plot>) {
                     .map(|sl| {
                         let at: Vec<&&Row> = by(rs, m)
                             .filter(|r| r.num("slack").map(k).as_ref() == Some(sl))
+                            .filter(|r| {
+                                metric == 2 || !adapting || common.contains(r.instance.as_str())
+                            })
                             .collect();
                         let v = match metric {
                             0 => mean(&at.iter().filter_map(|r| r.objective).collect::<Vec<_>>()),
@@ -186,12 +167,20 @@ pub fn vcsched_report(out: &mut String, rs: &[&Row], plots: &mut Vec<Plot>) {
                 (m.clone(), cells)
             })
             .collect();
+        let over = if adapting && metric < 2 {
+            format!(
+                "Over the {} instances every method solved (the same instances for every method).\n\n",
+                common.len()
+            )
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
             "
 ## {title} versus slack
 
-![{title}]({file}.svg)
+{over}![{title}]({file}.svg)
 
 | method | {} |
 |---|{}",
@@ -428,5 +417,50 @@ fn certified_gaps(out: &mut String, rs: &[&Row], methods: &[String]) {
             .map(|sl| cell(cells.get(&(j, sl.clone())).and_then(|v| mean(v)), 3))
             .collect();
         let _ = writeln!(out, "| {j} | {} |", line.join(" | "));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(instance: &str, method: &str, y: Option<f64>) -> Row {
+        let fields = [("slack", "0.4"), ("budget", "0.5"), ("jobs", "12")]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Row {
+            set: "vcsched-adapt".into(),
+            instance: instance.into(),
+            index: 0,
+            seed: 0,
+            method: method.into(),
+            status: if y.is_some() { "feasible" } else { "unknown" }.into(),
+            objective: y,
+            bound: Some(1.0),
+            gap: None,
+            seconds: 0.0,
+            iterations: None,
+            error: None,
+            fields,
+        }
+    }
+
+    /// An adaptation's yields versus slack average every method over the same instances.
+    #[test]
+    fn adaptation_slack_table_uses_common_instances() {
+        let rows = [
+            row("a", "milp", Some(0.95)),
+            row("a", "mcb8", Some(0.9)),
+            row("b", "milp", Some(1.0)),
+            row("b", "mcb8", None),
+        ];
+        let refs: Vec<&Row> = rows.iter().collect();
+        let mut out = String::new();
+        vcsched_report(&mut out, &refs, &mut Vec::new());
+        let table = &out[out.find("## Mean minimum yield versus slack").unwrap()..];
+        assert!(table.contains("Over the 1 instances every method solved"));
+        assert!(table.contains("| milp | 0.950 |"), "{table}");
+        assert!(table.contains("| mcb8 | 0.900 |"), "{table}");
     }
 }

@@ -10,7 +10,7 @@ use crate::problem::{Sweep, SweepInstance};
 pub const ADAPT_BUDGETS: [f64; 7] = [0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0];
 
 /// The CSV columns of every VCSched sweep.
-const COLUMNS: [&str; 8] = [
+const COLUMNS: [&str; 9] = [
     "hosts",
     "jobs",
     "slack",
@@ -19,6 +19,7 @@ const COLUMNS: [&str; 8] = [
     "budget",
     "avg_yield",
     "migration",
+    "search_yield",
 ];
 
 fn params(s: &Spec) -> Vec<(&'static str, String)> {
@@ -62,11 +63,11 @@ fn grid(hosts: usize, sizes: &[usize], parallel: bool) -> Vec<SpecEntry<GenSpec>
     specs
 }
 
-fn small(per_spec: usize, seed: u64) -> Vec<SweepInstance<GenSpec>> {
+pub(super) fn small(per_spec: usize, seed: u64) -> Vec<SweepInstance<GenSpec>> {
     expanded(grid(4, &[6, 8, 10, 12], false), per_spec, seed)
 }
 
-fn large(per_spec: usize, seed: u64) -> Vec<SweepInstance<GenSpec>> {
+pub(super) fn large(per_spec: usize, seed: u64) -> Vec<SweepInstance<GenSpec>> {
     expanded(grid(64, &[100, 250, 500], false), per_spec, seed)
 }
 

@@ -34,6 +34,7 @@ mod vcsched_avg_phase;
 mod vcsched_exact;
 mod vcsched_oracle;
 mod vcsched_packing;
+mod vcsched_paper;
 mod vcsched_parallel;
 mod vcsched_properties;
 mod vcsched_relaxation;
