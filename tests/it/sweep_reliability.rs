@@ -45,12 +45,20 @@ fn run_ok(mut c: Command) {
 
 /// The rows' (instance, method) keys: no duplicate, the expected count.
 fn check_keys(csv: &str, rows: usize) {
+    let header: Vec<&str> = csv.lines().next().unwrap_or("").split(',').collect();
+    let column = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("no column {name} in {header:?}"))
+    };
+    let (instance, method) = (column("instance"), column("method"));
     let mut keys: Vec<(String, String)> = csv
         .lines()
         .skip(1)
         .map(|l| {
             let c: Vec<&str> = l.split(',').collect();
-            (c[1].to_string(), c[12].to_string())
+            (c[instance].to_string(), c[method].to_string())
         })
         .collect();
     assert_eq!(keys.len(), rows);
