@@ -20,6 +20,7 @@ mod expcone_oracles;
 mod experiment;
 mod export_models;
 mod limits;
+mod paper_readings;
 mod periodic_bp;
 mod periodic_cg;
 mod periodic_pricing;
