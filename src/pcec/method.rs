@@ -86,6 +86,63 @@ pub struct Settings {
     pub fluid_slots: usize,
     /// Slots of the fluid LP after a window's last release, up to its horizon.
     pub fluid_tail_slots: usize,
+    /// How `ec` breaks ties between free VMs of equal EC. Under the paper's set-up (equal
+    /// shares, min 0, max 1) every EC is 0.25, so this rule *is* the EC policy.
+    pub ec_tie_break: TieBreak,
+    /// Seed of the `random` tie-break.
+    pub tie_seed: u64,
+}
+
+/// The order in which `ec` scans free VMs of equal EC (the first one wins).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TieBreak {
+    /// A1, A2, …, B1, …: the paper's "first VM from the sorted EC list" with a PM's VMs
+    /// contiguous (§III.A: "contiguous sequences of VMs on a common PM … leads to
+    /// collocation"). The default.
+    #[default]
+    PmMajor,
+    /// A1, B1, C1, …, A2, …: what `ec-lb` does.
+    VmMajor,
+    /// PM-major order starting after the VM chosen last (cyclic).
+    RoundRobin,
+    /// Uniform among the free VMs of highest EC (ChaCha8 seeded by `tie_seed`).
+    Random,
+}
+
+impl TieBreak {
+    /// Every rule.
+    pub fn all() -> [TieBreak; 4] {
+        [
+            TieBreak::PmMajor,
+            TieBreak::VmMajor,
+            TieBreak::RoundRobin,
+            TieBreak::Random,
+        ]
+    }
+    /// The name in settings files.
+    pub fn name(self) -> &'static str {
+        match self {
+            TieBreak::PmMajor => "pm-major",
+            TieBreak::VmMajor => "vm-major",
+            TieBreak::RoundRobin => "round-robin",
+            TieBreak::Random => "random",
+        }
+    }
+}
+
+impl std::str::FromStr for TieBreak {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        TieBreak::all()
+            .into_iter()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown tie-break `{s}`; expected pm-major, vm-major, round-robin or random"
+                )
+            })
+    }
 }
 
 impl Default for Settings {
@@ -102,6 +159,8 @@ impl Default for Settings {
             fluid_window: 1000,
             fluid_slots: 100,
             fluid_tail_slots: 30,
+            ec_tie_break: TieBreak::PmMajor,
+            tie_seed: 1,
         }
     }
 }

@@ -1,12 +1,14 @@
 //! Running a policy (or the enumeration) through the simulation and collecting the metrics.
 
 use super::instance::Instance;
-use super::method::{Method, Settings};
+use super::method::{Method, Settings, TieBreak};
 use super::sim::Sim;
 use super::solution::{BinStat, JobRecord, Solution, Summary};
 use crate::error::{InputError, Location, Result};
 use crate::outcome::Status;
 use crate::problem::{Certificate, Sense};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::path::Path;
 
 /// Simulates `inst` under `method`.
@@ -35,8 +37,9 @@ pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Sol
         settings.bins,
         settings.queue_episode_threshold,
     );
+    let mut ties = Ties::new(settings);
     while sim.next_decision() {
-        let vm = choose(&sim, method, settings.tie_tolerance);
+        let vm = choose(&sim, method, settings.tie_tolerance, &mut ties);
         sim.start_head(vm);
     }
     debug_assert!(sim.finished());
@@ -49,8 +52,55 @@ pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Sol
     Ok(collect(&sim, method, Status::Feasible, settings, None))
 }
 
+/// The state of `ec`'s tie-break across decisions.
+pub(crate) struct Ties {
+    rule: TieBreak,
+    /// Round-robin: the VM after the one chosen last.
+    next: usize,
+    rng: ChaCha8Rng,
+}
+
+impl Ties {
+    pub(crate) fn new(settings: &Settings) -> Ties {
+        Ties {
+            rule: settings.ec_tie_break,
+            next: 0,
+            rng: ChaCha8Rng::seed_from_u64(settings.tie_seed),
+        }
+    }
+}
+
+/// `ec` under its tie-break: the free VM of highest EC, ties by `ties`.
+fn choose_ec(sim: &Sim, tol: f64, ties: &mut Ties) -> usize {
+    let w = sim.inst.vms_per_pm;
+    let v = sim.inst.pms * w;
+    let free = |vm: &usize| sim.vm_job[*vm].is_none();
+    let top = (0..v)
+        .filter(free)
+        .map(|vm| sim.ec[vm % w])
+        .fold(f64::NEG_INFINITY, f64::max);
+    let tied = |vm: &usize| free(vm) && sim.ec[*vm % w] >= top - tol;
+    let vm = match ties.rule {
+        TieBreak::PmMajor => (0..v).find(tied),
+        TieBreak::VmMajor => (0..w)
+            .flat_map(|s| (0..sim.inst.pms).map(move |p| p * w + s))
+            .find(tied),
+        TieBreak::RoundRobin => (0..v).map(|k| (ties.next + k) % v).find(tied),
+        TieBreak::Random => {
+            let c: Vec<usize> = (0..v).filter(tied).collect();
+            (!c.is_empty()).then(|| c[ties.rng.random_range(0..c.len())])
+        }
+    }
+    .expect("a free VM exists at a decision");
+    ties.next = (vm + 1) % v;
+    vm
+}
+
 /// The free VM a greedy policy gives the head job.
-pub(crate) fn choose(sim: &Sim, method: Method, tol: f64) -> usize {
+pub(crate) fn choose(sim: &Sim, method: Method, tol: f64, ties: &mut Ties) -> usize {
+    if method == Method::Ec {
+        return choose_ec(sim, tol, ties);
+    }
     let w = sim.inst.vms_per_pm;
     let pms = sim.inst.pms;
     let mut best: Option<(usize, f64, f64)> = None;

@@ -312,3 +312,51 @@ fn settings_are_checked() {
     assert_eq!(s.bins, 5);
     assert!(serde_json::from_str::<Settings>(r#"{"binz": 5}"#).is_err());
 }
+
+/// `ec` under every tie-break: verified; `vm-major` is exactly `ec-lb`; `pm-major` is the
+/// default `ec`; round-robin and random only ever pick free VMs of highest EC (here all) and
+/// random is reproducible by its seed; on a hand-made case the rules place as described.
+#[test]
+fn ec_tie_breaks() {
+    let with = |t: TieBreak, seed: u64| Settings {
+        ec_tie_break: t,
+        tie_seed: seed,
+        ..Settings::default()
+    };
+    for seed in 0..10 {
+        let spec = GenSpec {
+            pms: 3,
+            vms_per_pm: 3,
+            jobs: 40,
+            mean_interarrival: 6.0,
+            ..GenSpec::default()
+        };
+        let i = generate(&spec, seed);
+        let go = |t: TieBreak, s: u64| {
+            let sol = solve(&i, Method::Ec, &with(t, s)).unwrap();
+            assert!(verify(&i, &sol).is_empty(), "{t:?}");
+            sol
+        };
+        assert_eq!(
+            ends(&go(TieBreak::VmMajor, 1)),
+            ends(&run(&i, Method::EcLb))
+        );
+        assert_eq!(ends(&go(TieBreak::PmMajor, 1)), ends(&run(&i, Method::Ec)));
+        assert_eq!(
+            ends(&go(TieBreak::Random, seed)),
+            ends(&go(TieBreak::Random, seed))
+        );
+        go(TieBreak::RoundRobin, 1);
+    }
+    // 2 PMs × 2 VMs; job 1 (10 s) and job 2 at 0, job 3 at 30 when A1 is free again:
+    // pm-major A1 A2 A1; vm-major A1 B1 A1; round-robin A1 A2 then B1 (after A2).
+    let i = inst(2, 2, &[(0.0, 10.0), (0.0, 100.0), (30.0, 100.0)]);
+    let place = |t: TieBreak| -> Vec<(usize, usize)> {
+        let s = solve(&i, Method::Ec, &with(t, 1)).unwrap();
+        s.jobs.iter().map(|r| (r.pm, r.vm)).collect()
+    };
+    assert_eq!(place(TieBreak::PmMajor), vec![(0, 0), (0, 1), (0, 0)]);
+    assert_eq!(place(TieBreak::VmMajor), vec![(0, 0), (1, 0), (0, 0)]);
+    assert_eq!(place(TieBreak::RoundRobin), vec![(0, 0), (0, 1), (1, 0)]);
+    assert!("pm-major".parse::<TieBreak>().is_ok() && "lifo".parse::<TieBreak>().is_err());
+}

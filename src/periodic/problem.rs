@@ -3,7 +3,9 @@
 use super::{generate, report, Amplitude, Format, Instance, Method, Settings, Solution, TaskSize};
 use crate::error::Result;
 use crate::experiment::{expand, Plot, Row, SpecEntry};
-use crate::problem::{Common, Flag, Problem, Sense, Sweep, SweepInstance, Target, Validate};
+use crate::problem::{
+    Common, Flag, Invalid, Problem, Sense, Study, Sweep, SweepInstance, Target, Validate,
+};
 use crate::solver::Deadline;
 use crate::Violation;
 use serde::{Deserialize, Serialize};
@@ -22,26 +24,85 @@ pub struct Load {
 
 impl Validate for Load {}
 
-/// A §5.3 generator specification.
+/// A generator specification: a §5.3 scenario, or the §5.4 stand-in.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GenSpec {
-    /// Task size class.
-    pub tasks: TaskSize,
-    /// Amplitude class.
-    pub amplitude: Amplitude,
-    /// Number of jobs.
-    #[serde(default = "default_jobs")]
-    pub jobs: usize,
+    /// Task size class (§5.3; required unless `stand_in`).
+    #[serde(default)]
+    pub tasks: Option<TaskSize>,
+    /// Amplitude class (§5.3; required unless `stand_in`).
+    #[serde(default)]
+    pub amplitude: Option<Amplitude>,
+    /// Number of jobs (§5.3; default 100).
+    #[serde(default)]
+    pub jobs: Option<usize>,
+    /// A paper instance generated to its published statistics instead of a §5.3 scenario.
+    #[serde(default)]
+    pub stand_in: Option<StandIn>,
     /// Seed of the random stream.
     pub seed: u64,
 }
 
-fn default_jobs() -> usize {
-    100
+/// Paper instances the generator stands in for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StandIn {
+    /// §5.4: the Google-trace instance (89 jobs, 22,600 tasks; `periodic::google`).
+    Google,
 }
 
-impl Validate for GenSpec {}
+impl std::str::FromStr for StandIn {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "google" => Ok(StandIn::Google),
+            _ => Err(format!("unknown stand-in `{s}`; expected google")),
+        }
+    }
+}
+
+impl Validate for GenSpec {
+    fn validate(&self) -> std::result::Result<(), Invalid> {
+        match self.stand_in {
+            Some(_) => {
+                for (k, given) in [
+                    ("tasks", self.tasks.is_some()),
+                    ("amplitude", self.amplitude.is_some()),
+                    ("jobs", self.jobs.is_some()),
+                ] {
+                    if given {
+                        return Err(Invalid::new(k, "given", "is fixed by --stand-in; omit it"));
+                    }
+                }
+            }
+            None => match (self.tasks.is_some(), self.amplitude.is_some()) {
+                (false, false) => {
+                    return Err(Invalid::new(
+                        "tasks",
+                        "missing",
+                        "--tasks large|medium|small, --amplitude large|small: 2 options are \
+                         required and missing (or --stand-in google)",
+                    ))
+                }
+                (false, true) | (true, false) => {
+                    let k = if self.tasks.is_none() {
+                        "tasks"
+                    } else {
+                        "amplitude"
+                    };
+                    return Err(Invalid::new(
+                        k,
+                        "missing",
+                        "is required (or --stand-in google)",
+                    ));
+                }
+                (true, true) => {}
+            },
+        }
+        Ok(())
+    }
+}
 
 const S: Target = Target::Settings;
 
@@ -69,6 +130,8 @@ impl Problem for Periodic {
             Flag::takes("tasks", Target::Spec, "tasks", "large|medium|small", "Task size: large (means in (0,10], 50 tasks/job), medium ((0,5], 100), small ((0,1], 500)"),
             Flag::takes("amplitude", Target::Spec, "amplitude", "large|small", "Amplitude: large (in [0, C_j]) or small ([0, C_j/2])"),
             Flag::takes("jobs", Target::Spec, "jobs", "N", "Number of jobs (default 100)"),
+            Flag::takes("stand-in", Target::Spec, "stand_in", "google", "The §5.4 Google instance generated to the paper's statistics (instead of --tasks/--amplitude/--jobs)"),
+            Flag::takes("first-phase", S, "first_phase", "bound-closure|convergence|paper", "How far cg's first phase runs: to bound closure (default), to convergence, or the paper's (convergence, one column per iteration)"),
         ]
     }
 
@@ -76,6 +139,7 @@ impl Problem for Periodic {
         if let Some(t) = common.threads {
             settings.highs.threads = t;
         }
+        settings.apply_first_phase();
     }
 
     fn load(path: &Path, load: &Load) -> Result<Instance> {
@@ -105,7 +169,28 @@ impl Problem for Periodic {
     }
 
     fn generate(spec: &GenSpec) -> Result<Instance> {
-        generate(spec.tasks, spec.amplitude, spec.jobs, spec.seed)
+        match (spec.stand_in, spec.tasks, spec.amplitude) {
+            (Some(StandIn::Google), _, _) => super::google::generate_google(spec.seed),
+            (None, Some(tasks), Some(amplitude)) => {
+                generate(tasks, amplitude, spec.jobs.unwrap_or(100), spec.seed)
+            }
+            _ => Err(crate::error::InputError::new(
+                "<arguments>",
+                crate::error::Location::Argument("tasks, amplitude".into()),
+                "",
+                "--tasks and --amplitude are required (or --stand-in google)",
+            )
+            .into()),
+        }
+    }
+
+    fn studies() -> Vec<Study> {
+        vec![Study {
+            name: "periodic-google",
+            title: "Belaid 2015 §5.4 Table 1 on a stand-in generated to the paper's statistics (cg, bfd, mm, mmm, bp)",
+            limits: Some("each method's solve (default 120 s)"),
+            run: super::google_study::run,
+        }]
     }
 
     fn export_lp(
@@ -135,7 +220,18 @@ impl Problem for Periodic {
     }
 
     fn row_values(sol: &Solution) -> Vec<(&'static str, f64)> {
-        vec![("iterations", f64::from(sol.iterations))]
+        let mut v = vec![("iterations", f64::from(sol.iterations))];
+        // The first phase (Fig. 2): the root's own record, where column generation ran.
+        for (k, key) in [
+            ("root_iterations", "root_iterations"),
+            ("root_seconds", "root_seconds"),
+            ("root_converged", "root_converged"),
+        ] {
+            if let Some(&x) = sol.certificate.stats.get(key) {
+                v.push((k, x));
+            }
+        }
+        v
     }
 
     fn table(sols: &[&Solution]) -> String {
@@ -167,7 +263,14 @@ impl Problem for Periodic {
             methods: ["cg", "bfd", "mm", "mmm", "lower-bound"]
                 .map(String::from)
                 .to_vec(),
-            columns: vec!["jobs", "tasks", "amplitude"],
+            columns: vec![
+                "jobs",
+                "tasks",
+                "amplitude",
+                "root_iterations",
+                "root_seconds",
+                "root_converged",
+            ],
             instances: synthetic,
         }]
     }
@@ -198,9 +301,10 @@ fn synthetic(per_spec: usize, base_seed: u64) -> Vec<SweepInstance<GenSpec>> {
                     ("amplitude", an.to_string()),
                 ],
                 spec: GenSpec {
-                    tasks,
-                    amplitude,
-                    jobs: 100,
+                    tasks: Some(tasks),
+                    amplitude: Some(amplitude),
+                    jobs: Some(100),
+                    stand_in: None,
                     seed: 0,
                 },
             });

@@ -38,6 +38,55 @@ pub struct Settings {
     pub integer_margin_share: f64,
     /// …and at least this many seconds less.
     pub integer_margin_seconds: f64,
+    /// How far column generation's first phase runs (Fig. 2 of the paper).
+    pub first_phase: FirstPhase,
+}
+
+/// How far column generation's first phase runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FirstPhase {
+    /// Ours (default): stop once `⌈bound⌉ = ⌈master⌉` within `cg.closure_gap`, or on tailing
+    /// off after that (`cg.tail_iterations`); the `cg` settings as given.
+    #[default]
+    BoundClosure,
+    /// To convergence: until the pricing proves that no column has a negative reduced cost
+    /// (`cg.stop_when_bound_closes = false`, `cg.tail_iterations = 0`), the columns per
+    /// iteration as `cg.max_columns_per_iteration` says.
+    Convergence,
+    /// The paper's Algorithm 1: to convergence with one column per iteration.
+    Paper,
+}
+
+impl std::str::FromStr for FirstPhase {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "bound-closure" => Ok(FirstPhase::BoundClosure),
+            "convergence" => Ok(FirstPhase::Convergence),
+            "paper" => Ok(FirstPhase::Paper),
+            _ => Err(format!(
+                "unknown first phase `{s}`; expected bound-closure, convergence or paper"
+            )),
+        }
+    }
+}
+
+impl Settings {
+    /// Writes `first_phase` into the column-generation settings it stands for (the CLI does
+    /// it for every command; a library caller building `Settings` in code calls it).
+    pub fn apply_first_phase(&mut self) {
+        match self.first_phase {
+            FirstPhase::BoundClosure => {}
+            FirstPhase::Convergence | FirstPhase::Paper => {
+                self.cg.stop_when_bound_closes = false;
+                self.cg.tail_iterations = 0;
+                if self.first_phase == FirstPhase::Paper {
+                    self.cg.max_columns_per_iteration = 1;
+                }
+            }
+        }
+    }
 }
 
 impl Default for Settings {
@@ -53,6 +102,7 @@ impl Default for Settings {
             bp: BranchSettings::default(),
             integer_margin_share: 0.15,
             integer_margin_seconds: 0.5,
+            first_phase: FirstPhase::BoundClosure,
         }
     }
 }

@@ -21,6 +21,7 @@ mod experiment;
 mod export_models;
 mod limits;
 mod market_suspend;
+mod paper_readings;
 mod periodic_bp;
 mod periodic_cg;
 mod periodic_pricing;
