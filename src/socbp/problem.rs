@@ -21,6 +21,22 @@ impl Validate for Settings {
         if self.pricing.node_limit == 0 {
             return Err(Invalid::new("pricing.node_limit", 0, "must be at least 1"));
         }
+        let gap = self.pricing.grid_chord_gap;
+        if !(1e-5..=0.5).contains(&gap) {
+            return Err(Invalid::new(
+                "pricing.grid_chord_gap",
+                gap,
+                "must be in [1e-5, 0.5]: the grid bound's chord gap, relative to the capacity (smaller \
+                 gaps need thousands of pieces)",
+            ));
+        }
+        if self.pricing.grid_cells > 1_000_000 {
+            return Err(Invalid::new(
+                "pricing.grid_cells",
+                self.pricing.grid_cells,
+                "must be at most 1,000,000 (0 turns the grid bound off)",
+            ));
+        }
         if self.study_seconds.is_nan() || self.study_seconds <= 0.0 {
             return Err(Invalid::new(
                 "study_seconds",

@@ -193,6 +193,39 @@ fn bad_settings() {
     );
 }
 
+/// The grid bound's settings out of range (a chord gap of 1e-9 would mean about 45,000
+/// pieces per pricing call): exit 2, the key and the value named.
+#[test]
+fn socbp_grid_settings_out_of_range() {
+    let d = tempfile::tempdir().unwrap();
+    for (text, fragments) in [
+        (
+            "[pricing]\ngrid_chord_gap = 1e-9\n",
+            ["pricing.grid_chord_gap", "0.000000001"],
+        ),
+        (
+            "[pricing]\ngrid_cells = 9000000\n",
+            ["pricing.grid_cells", "9000000"],
+        ),
+    ] {
+        let s = write(&d, "s.toml", text);
+        let mut want = vec!["s.toml"];
+        want.extend(fragments);
+        expect_input_error(
+            &[
+                "solve",
+                "socbp",
+                "data/cbp/d_72_100_0.6_a.cbp",
+                "--method",
+                "bp",
+                "--settings",
+                s.to_str().unwrap(),
+            ],
+            &want,
+        );
+    }
+}
+
 #[test]
 fn bad_generator_arguments() {
     let base = [
