@@ -12,7 +12,7 @@
 //!   penalty touches the free items.
 
 use crate::colgen::vector::{BinKnapsack, PricingSettings};
-use crate::colgen::{CutPricing, Priced, Pricing, Triple};
+use crate::colgen::{bins_as_columns, CutPricing, Priced, Pricing, Triple};
 use crate::error::Result;
 use crate::solver::Deadline;
 
@@ -218,11 +218,6 @@ impl Pricing for CutKnapsack {
     fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced> {
         let floor = 1.0 + self.settings.improvement_tol;
         let keep = self.settings.max_columns.max(1);
-        let to_columns = |bins: Vec<(f64, Vec<usize>)>| {
-            bins.into_iter()
-                .map(|(v, items)| (items.into_iter().map(|i| (i, 1.0)).collect(), v))
-                .collect()
-        };
         let (quick, _, mut nodes) = self.quick.search(duals);
         let mut improving: Vec<(f64, Vec<usize>)> = quick
             .into_iter()
@@ -232,7 +227,7 @@ impl Pricing for CutKnapsack {
         if !improving.is_empty() || deadline.expired() {
             improving.sort_by(|a, b| b.0.total_cmp(&a.0));
             return Ok(Priced {
-                columns: to_columns(improving),
+                columns: bins_as_columns(improving),
                 proven_max: None,
                 upper_bound: None,
                 nodes,
@@ -242,7 +237,7 @@ impl Pricing for CutKnapsack {
         nodes += n;
         let top = best.first().map_or(floor, |b| b.0.max(floor));
         Ok(Priced {
-            columns: to_columns(best),
+            columns: bins_as_columns(best),
             proven_max: complete.then_some(top),
             upper_bound: None,
             nodes,

@@ -26,7 +26,9 @@ pub use dive::{dive, dive_with, DiveGuide, DiveOutcome, DiveSettings};
 pub use engine::{run, CgOutcome, CgSettings, Convergence, Iteration, Termination};
 pub use enumeration::{close_by_enumeration, Closure, EnumerationSettings};
 pub use integer::{integer_bins, repeat_by_counts, solve_integer_master, IntegerOutcome};
-pub use packing::{check_partition, partition, quick_then_exact, unit_columns, Searched};
+pub use packing::{
+    bins_as_columns, check_partition, partition, quick_then_exact, unit_columns, Searched,
+};
 
 /// The restricted master problem: the solver adapter's covering LP.
 pub type CoveringMaster = crate::solver::CoveringLp;

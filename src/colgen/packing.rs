@@ -123,14 +123,18 @@ pub fn quick_then_exact(
     }
     let best = bins.first().map_or(0.0, |b| b.0).max(aim);
     super::Priced {
-        columns: bins
-            .into_iter()
-            .map(|(v, items)| (items.into_iter().map(|i| (i, 1.0)).collect(), v))
-            .collect(),
+        columns: bins_as_columns(bins),
         proven_max: complete.then_some(best),
         upper_bound: None,
         nodes,
     }
+}
+
+/// Bins (value, items) as columns (one unit of each item), each with its value.
+pub fn bins_as_columns(bins: Vec<(f64, Vec<usize>)>) -> Vec<(super::Column, f64)> {
+    bins.into_iter()
+        .map(|(v, items)| (items.into_iter().map(|i| (i, 1.0)).collect(), v))
+        .collect()
 }
 
 #[cfg(test)]

@@ -14,7 +14,9 @@
 
 use super::instance::{Instance, TOL};
 use super::lagrange::Lagrange;
-use crate::colgen::{quick_then_exact, BranchPricing, Decisions, Priced, Pricing, Searched};
+use crate::colgen::{
+    bins_as_columns, quick_then_exact, BranchPricing, Decisions, Priced, Pricing, Searched,
+};
 use crate::error::Result;
 use crate::solver::Deadline;
 use serde::{Deserialize, Serialize};
@@ -293,13 +295,6 @@ impl SocKnapsack {
     }
 }
 
-/// Bins as columns (one unit of each item).
-fn as_columns(bins: Vec<(f64, Vec<usize>)>) -> Vec<(crate::colgen::Column, f64)> {
-    bins.into_iter()
-        .map(|(v, items)| (items.into_iter().map(|i| (i, 1.0)).collect(), v))
-        .collect()
-}
-
 /// `v / w`, infinite for a weightless candidate of positive value.
 fn ratio(v: f64, w: f64) -> f64 {
     if w > 0.0 {
@@ -545,7 +540,7 @@ impl Pricing for SocKnapsack {
     /// bound already proves `max π·a ≤ aim` (while diving: the quick search alone).
     fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced> {
         self.root_bound.set(f64::INFINITY);
-        let st = self.settings.clone();
+        let st = &self.settings;
         let floor = 1.0 + st.improvement_tol;
         let (grid, suggested) = match (st.grid_cells > 0 && !self.diving)
             .then(|| self.grid_bound(duals, deadline))
@@ -561,7 +556,7 @@ impl Pricing for SocKnapsack {
             // Proven without a search: no bin is worth more than `g`, and nothing more is
             // asked (`g` at most the aim, or no improving bin exists).
             Some(g) if !improving && !quick.1 && g <= self.aim.max(floor) => Priced {
-                columns: as_columns(quick.0),
+                columns: bins_as_columns(quick.0),
                 proven_max: Some(g),
                 upper_bound: None,
                 nodes: quick.2,
