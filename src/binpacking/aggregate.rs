@@ -117,6 +117,12 @@ pub struct TypeKnapsack {
     /// The capacity (one dimension) and the enumeration's cell budget.
     capacity: u64,
     cells: u64,
+    /// Per copy: its rank among its type's copies (copies of a type are contiguous).
+    copy_rank: Vec<usize>,
+    /// During a dive: the copies each type may still use (its residual demand, rounded up).
+    /// Copies beyond it are priced at 0 and dropped from the columns: a bin holding more of
+    /// a type than is left would be valued for coverage the residual problem does not need.
+    residual: Option<Vec<usize>>,
 }
 
 impl TypeKnapsack {
@@ -147,7 +153,18 @@ impl TypeKnapsack {
         } else {
             Vec::new()
         };
+        let mut copy_rank = Vec::with_capacity(copy_type.len());
+        for (k, &t) in copy_type.iter().enumerate() {
+            let r = if k > 0 && copy_type[k - 1] == t {
+                copy_rank[k - 1] + 1
+            } else {
+                0
+            };
+            copy_rank.push(r);
+        }
         TypeKnapsack {
+            copy_rank,
+            residual: None,
             type_weights: types
                 .members
                 .iter()
@@ -165,7 +182,19 @@ impl TypeKnapsack {
 
 impl Pricing for TypeKnapsack {
     fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced> {
-        let values: Vec<f64> = self.copy_type.iter().map(|&t| duals[t]).collect();
+        let usable = |copy: usize| match &self.residual {
+            Some(left) => self.copy_rank[copy] < left[self.copy_type[copy]],
+            None => true,
+        };
+        let values: Vec<f64> = (0..self.copy_type.len())
+            .map(|k| {
+                if usable(k) {
+                    duals[self.copy_type[k]]
+                } else {
+                    0.0
+                }
+            })
+            .collect();
         let mut priced = self.inner.price(&values, deadline)?;
         let mut seen = std::collections::HashSet::new();
         priced.columns = priced
@@ -173,7 +202,7 @@ impl Pricing for TypeKnapsack {
             .into_iter()
             .map(|(c, v)| {
                 let mut count: Vec<(usize, f64)> = Vec::new();
-                for (copy, _) in c {
+                for (copy, _) in c.into_iter().filter(|&(k, _)| usable(k)) {
                     let t = self.copy_type[copy];
                     match count.iter_mut().find(|x| x.0 == t) {
                         Some(x) => x.1 += 1.0,
@@ -183,7 +212,7 @@ impl Pricing for TypeKnapsack {
                 count.sort_by_key(|x| x.0);
                 (count, v)
             })
-            .filter(|(c, _)| seen.insert(format!("{c:?}")))
+            .filter(|(c, _)| !c.is_empty() && seen.insert(format!("{c:?}")))
             .collect();
         Ok(priced)
     }
@@ -209,10 +238,18 @@ impl Pricing for TypeKnapsack {
     }
 
     fn dive(&mut self, residual: &[f64]) {
-        self.inner.dive(residual);
+        self.residual = Some(
+            residual
+                .iter()
+                .map(|&r| (r - 1e-9).ceil().max(0.0) as usize)
+                .collect(),
+        );
+        // The inner knapsack is over copies, not types: it only learns that a dive is on.
+        self.inner.dive(&[]);
     }
 
     fn end_dive(&mut self) {
+        self.residual = None;
         self.inner.end_dive();
     }
 

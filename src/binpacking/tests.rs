@@ -458,3 +458,92 @@ fn dual_optimal_inequalities_keep_the_lp_value() {
         );
     }
 }
+
+/// While diving, the pricing over types offers only bins within the residual demands, each
+/// valued at what it covers of them (never above the best such bin, found by enumeration);
+/// the unit pricing leaves covered items out.
+#[test]
+fn dive_pricing_stays_within_the_residual() {
+    use super::aggregate::{TypeKnapsack, Types};
+    use crate::colgen::Pricing;
+    let mut rng = ChaCha8Rng::seed_from_u64(36);
+    for case in 0..200 {
+        let cap: u64 = rng.random_range(10..=30);
+        let n_types = rng.random_range(2..=5);
+        let weights: Vec<u64> = (0..n_types)
+            .map(|_| rng.random_range(2..=cap / 2))
+            .collect();
+        let items: Vec<Vec<u64>> = weights
+            .iter()
+            .flat_map(|&w| std::iter::repeat_n(vec![w], rng.random_range(1..=4)))
+            .collect();
+        let inst = Instance {
+            capacity: vec![cap],
+            items,
+        };
+        let types = Types::of(&inst);
+        let left: Vec<usize> = types
+            .members
+            .iter()
+            .map(|m| rng.random_range(0..=m.len()))
+            .collect();
+        let duals: Vec<f64> = (0..types.count())
+            .map(|_| rng.random_range(0.0..0.6))
+            .collect();
+        // The best bin within the residual, by enumeration of the counts.
+        let mut best = 0.0f64;
+        let mut counts = vec![0usize; types.count()];
+        loop {
+            let w: u64 = (0..types.count())
+                .map(|t| counts[t] as u64 * inst.items[types.members[t][0]][0])
+                .sum();
+            if w <= cap {
+                let v: f64 = (0..types.count())
+                    .map(|t| counts[t] as f64 * duals[t])
+                    .sum();
+                best = best.max(v);
+            }
+            let Some(t) = (0..types.count()).find(|&t| counts[t] < left[t]) else {
+                break;
+            };
+            counts[t] += 1;
+            for c in counts.iter_mut().take(t) {
+                *c = 0;
+            }
+        }
+        let mut oracle = TypeKnapsack::new(&inst, &types, PricingSettings::default());
+        let residual: Vec<f64> = left.iter().map(|&k| k as f64).collect();
+        oracle.dive(&residual);
+        let priced = oracle.price(&duals, &Deadline::none()).unwrap();
+        for (col, v) in &priced.columns {
+            let mut w = 0;
+            let mut value = 0.0;
+            for &(t, k) in col {
+                assert!(
+                    k as usize <= left[t],
+                    "case {case}: {col:?} beyond {left:?}"
+                );
+                w += k as u64 * inst.items[types.members[t][0]][0];
+                value += k * duals[t];
+            }
+            assert!(w <= cap, "case {case}: {col:?} over the capacity");
+            assert!((value - v).abs() < 1e-9, "case {case}: {v} for {col:?}");
+            assert!(*v <= best + 1e-9, "case {case}: {v} above the best {best}");
+        }
+        // Unit items: the covered ones never appear.
+        let unit: Vec<f64> = (0..inst.items.len())
+            .map(|_| f64::from(rng.random_range(0..=1u8)))
+            .collect();
+        let mut k = BinKnapsack::new(&inst.items, &inst.capacity, PricingSettings::default());
+        k.dive(&unit);
+        let values: Vec<f64> = (0..inst.items.len())
+            .map(|_| rng.random_range(0.0..0.6))
+            .collect();
+        for (col, _) in k.price(&values, &Deadline::none()).unwrap().columns {
+            assert!(
+                col.iter().all(|&(i, _)| unit[i] > 0.0),
+                "case {case}: {col:?} holds a covered item ({unit:?})"
+            );
+        }
+    }
+}

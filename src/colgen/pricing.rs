@@ -106,3 +106,30 @@ pub trait Pricing {
         Ok(None)
     }
 }
+
+/// The rows a dive has covered, for an oracle whose rows are unit items: `residual[r] ≤ 0`
+/// (`None` when `residual` is not one entry per item, e.g. from an aggregated master).
+pub fn covered_items(residual: &[f64], items: usize) -> Option<Vec<bool>> {
+    (residual.len() == items).then(|| residual.iter().map(|&r| r <= 1e-9).collect())
+}
+
+/// Prices with the covered items at value 0 and leaves them out of the columns: while diving
+/// a bin is worth what it covers of the residual demands only. Dropping an item from a bin
+/// keeps it a bin (capacities are monotone), so the columns stay feasible.
+pub fn price_uncovered(
+    covered: &[bool],
+    duals: &[f64],
+    price: impl FnOnce(&[f64]) -> Result<Priced>,
+) -> Result<Priced> {
+    let values: Vec<f64> = duals
+        .iter()
+        .zip(covered)
+        .map(|(&d, &c)| if c { 0.0 } else { d })
+        .collect();
+    let mut priced = price(&values)?;
+    for (c, _) in &mut priced.columns {
+        c.retain(|&(i, _)| !covered[i]);
+    }
+    priced.columns.retain(|(c, _)| !c.is_empty());
+    Ok(priced)
+}

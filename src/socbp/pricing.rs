@@ -15,7 +15,8 @@
 use super::instance::{Instance, TOL};
 use super::lagrange::Lagrange;
 use crate::colgen::{
-    bins_as_columns, quick_then_exact, BranchPricing, Decisions, Priced, Pricing, Searched,
+    bins_as_columns, covered_items, price_uncovered, quick_then_exact, BranchPricing, Decisions,
+    Priced, Pricing, Searched,
 };
 use crate::error::Result;
 use crate::solver::Deadline;
@@ -81,6 +82,8 @@ pub struct SocKnapsack {
     decisions: Decisions,
     /// In a dive: the quick search only.
     diving: bool,
+    /// In a dive: the items the fixed bins cover ([`price_uncovered`]).
+    covered: Option<Vec<bool>>,
     /// The value whose proof already closes the caller's bound ([`Pricing::aim`]): the
     /// search prunes at it.
     aim: f64,
@@ -107,6 +110,7 @@ impl SocKnapsack {
             inst: inst.clone(),
             settings,
             diving: false,
+            covered: None,
             aim: 0.0,
             root_bound: std::cell::Cell::new(f64::INFINITY),
         }
@@ -539,6 +543,11 @@ impl Pricing for SocKnapsack {
     /// from them; when neither holds an improving bin, the exact search, unless the grid
     /// bound already proves `max π·a ≤ aim` (while diving: the quick search alone).
     fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced> {
+        if let Some(covered) = self.covered.take() {
+            let priced = price_uncovered(&covered, duals, |v| self.price(v, deadline));
+            self.covered = Some(covered);
+            return priced;
+        }
         self.root_bound.set(f64::INFINITY);
         let st = &self.settings;
         let floor = 1.0 + st.improvement_tol;
@@ -587,12 +596,15 @@ impl Pricing for SocKnapsack {
         self.aim = enough;
     }
 
-    fn dive(&mut self, _residual: &[f64]) {
+    /// Covered items are priced at 0 and left out of the bins ([`price_uncovered`]).
+    fn dive(&mut self, residual: &[f64]) {
         self.diving = true;
+        self.covered = covered_items(residual, self.inst.len());
     }
 
     fn end_dive(&mut self) {
         self.diving = false;
+        self.covered = None;
     }
 }
 

@@ -9,7 +9,8 @@
 
 use super::enumerate::maximal_columns;
 use crate::colgen::{
-    quick_then_exact, BranchPricing, Column, Decisions, Priced, Pricing, Searched,
+    covered_items, price_uncovered, quick_then_exact, BranchPricing, Column, Decisions, Priced,
+    Pricing, Searched,
 };
 use crate::error::Result;
 use crate::solver::Deadline;
@@ -60,6 +61,10 @@ pub struct BinKnapsack {
     decided: bool,
     /// In a dive: the quick search only.
     diving: bool,
+    /// In a dive over unit items: the items already covered by the fixed bins. They are
+    /// priced at 0 and left out of the columns (a bin holding them would be valued for
+    /// coverage the residual problem does not need).
+    covered: Option<Vec<bool>>,
     /// The value whose proof already closes the caller's bound ([`Pricing::aim`]): the
     /// branch-and-bound prunes at it (0: no aim).
     aim: f64,
@@ -75,6 +80,7 @@ impl BinKnapsack {
             decided: false,
             settings,
             diving: false,
+            covered: None,
             aim: 0.0,
         };
         k.restrict(&[], &[]);
@@ -473,6 +479,11 @@ impl Pricing for BinKnapsack {
     /// A quick search first (`quick_nodes`); the exact one only when it found no improving
     /// bin (while diving, never: the dive wants cheap columns, not proofs).
     fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced> {
+        if let Some(covered) = self.covered.take() {
+            let priced = price_uncovered(&covered, duals, |v| self.price(v, deadline));
+            self.covered = Some(covered);
+            return priced;
+        }
         let st = &self.settings;
         Ok(quick_then_exact(
             |limit, _exact| self.search_within(duals, limit, deadline),
@@ -488,12 +499,16 @@ impl Pricing for BinKnapsack {
         self.aim = enough;
     }
 
-    fn dive(&mut self, _residual: &[f64]) {
+    /// `residual` per item (an empty slice from a caller whose rows are not the items, such
+    /// as the aggregated pricing over copies: then only the quick search is switched on).
+    fn dive(&mut self, residual: &[f64]) {
         self.diving = true;
+        self.covered = covered_items(residual, self.weights.len());
     }
 
     fn end_dive(&mut self) {
         self.diving = false;
+        self.covered = None;
     }
 
     fn can_enumerate(&self) -> bool {
