@@ -24,6 +24,10 @@ impl Validate for Settings {
         for (key, v) in [
             ("cuts.share", c.share),
             ("bp.enumeration.share", self.bp.enumeration.share),
+            (
+                "bp.enumeration.plain_retry_share",
+                self.bp.enumeration.plain_retry_share,
+            ),
         ] {
             if !(0.0..=1.0).contains(&v) {
                 return Err(Invalid::new(key, v, "must be in [0, 1]"));

@@ -227,6 +227,18 @@ fn cut_rounds_bound_below_the_optimum() {
 /// Reduced-cost enumeration at the converged root, over unit items and over item types:
 /// aimed one bin below the brute-force optimum it proves that bound (no cover exists); aimed
 /// at the optimum it finds a packing of that size.
+/// 7 to 12 weights and a capacity, the first two weights twice, so that types hold copies.
+fn with_duplicates(rng: &mut ChaCha8Rng) -> (Vec<u64>, u64) {
+    let n = rng.random_range(5..=10);
+    let cap = rng.random_range(20..=60u64);
+    let mut w: Vec<u64> = (0..n)
+        .map(|_| rng.random_range(cap / 6..=cap / 2 + 2))
+        .collect();
+    w.push(w[0]);
+    w.push(w[1]);
+    (w, cap)
+}
+
 #[test]
 fn enumeration_closes_at_the_brute_force_optimum() {
     use super::aggregate::{TypeKnapsack, Types};
@@ -234,14 +246,7 @@ fn enumeration_closes_at_the_brute_force_optimum() {
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
     let mut tested = 0;
     for case in 0..120 {
-        let n = rng.random_range(5..=10);
-        let cap = rng.random_range(20..=60u64);
-        let mut w: Vec<u64> = (0..n)
-            .map(|_| rng.random_range(cap / 6..=cap / 2 + 2))
-            .collect();
-        // Some duplicates, so that the types hold several copies.
-        w.push(w[0]);
-        w.push(w[1]);
+        let (w, cap) = with_duplicates(&mut rng);
         let opt = min_bins(&w, cap) as u64;
         if opt < 2 {
             continue;
@@ -545,5 +550,59 @@ fn dive_pricing_stays_within_the_residual() {
                 "case {case}: {col:?} holds a covered item ({unit:?})"
             );
         }
+    }
+}
+
+/// The aggregated root with a stabilised loop whose enumeration list is cut short, so that
+/// the plain loop's enumeration runs: its bound never passes the brute-force optimum and its
+/// packing is one.
+#[test]
+fn aggregated_root_with_the_plain_retry_stays_on_the_right_side() {
+    use super::aggregate::{root, Types};
+    use crate::colgen::BpSettings;
+    let mut rng = ChaCha8Rng::seed_from_u64(37);
+    for case in 0..60 {
+        let (w, cap) = with_duplicates(&mut rng);
+        let opt = min_bins(&w, cap) as u64;
+        let inst = Instance {
+            capacity: vec![cap],
+            items: w.iter().map(|&x| vec![x]).collect(),
+        };
+        let types = Types::of(&inst);
+        let mut bp = BpSettings::default();
+        bp.enumeration.max_columns = 1 + case % 4;
+        bp.enumeration.plain_retry_share = 1.0;
+        bp.root_dive = case % 2 == 0;
+        let start: Vec<Vec<usize>> = (0..w.len()).map(|i| vec![i]).collect();
+        let out = root(
+            &inst,
+            &types,
+            start,
+            &PricingSettings::default(),
+            &bp,
+            &super::solve::root_cg(),
+            &Deadline::none(),
+            |bins, _| bins,
+        )
+        .unwrap();
+        let tag = format!("case {case} ({w:?}, cap {cap})");
+        assert!(out.bound <= opt, "{tag}: bound {} above {opt}", out.bound);
+        assert!(
+            out.bins.len() as u64 >= opt,
+            "{tag}: {} bins",
+            out.bins.len()
+        );
+        let mut seen = vec![false; w.len()];
+        for b in &out.bins {
+            assert!(
+                b.iter().map(|&i| w[i]).sum::<u64>() <= cap,
+                "{tag}: {b:?} over"
+            );
+            for &i in b {
+                assert!(!seen[i], "{tag}: item {i} twice");
+                seen[i] = true;
+            }
+        }
+        assert!(seen.iter().all(|&s| s), "{tag}: an item left out");
     }
 }

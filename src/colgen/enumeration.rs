@@ -43,6 +43,9 @@ pub struct EnumerationSettings {
     pub max_columns: usize,
     /// The integer master gets at most this share of the time left.
     pub share: f64,
+    /// When a stabilised root's list is too long: the share of the time left in which a
+    /// caller may re-run a plain loop and enumerate at its duals (0: never).
+    pub plain_retry_share: f64,
 }
 
 impl Default for EnumerationSettings {
@@ -51,6 +54,7 @@ impl Default for EnumerationSettings {
             enabled: true,
             max_columns: 20_000,
             share: 0.5,
+            plain_retry_share: 0.25,
         }
     }
 }
