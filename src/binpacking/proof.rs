@@ -1,17 +1,21 @@
 //! The proofs of a packing's lower bound and their re-derivation (issue 37, models/proofs.md): `volume` and `l2` in closed form, the Farley bound of the root's duals
-//! (`pricing`), the enumeration and the tree (`search`, re-run by `--deep`), the subset-row
-//! cut LP (claimed).
+//! (`pricing`), the Farley bound of a subset-row cut round (`pricing` with the cuts' triples
+//! and duals), the enumeration and the tree (`search`, re-run by `--deep`).
 //!
 //! The pricing value is re-proved here by a knapsack independent of the solve's: a dynamic
 //! programme over the capacity (one dimension, when `items × capacity` is small enough), else
 //! a depth-first branch-and-bound with the fractional bound of every dimension, within a node
 //! budget. Every sum is a float sum of at most `n` non-negative terms, so the exact maximum is
 //! within `n·2⁻⁵³` of the value found, far inside the margin [`safe::widened`] adds.
+//!
+//! Under cut duals the pricing is re-proved by [`best_bin_with_cuts`], written apart from the
+//! solve's [`super::cut_pricing`]: a depth-first search over the items of the cuts (by index)
+//! bounded by exact tables of the remaining items without penalties, every sum rounded up.
 
 use super::instance::Instance;
 use super::solve::{Method, Settings, Solution};
-use crate::colgen::safe;
-use crate::problem::proof::{check_covering, check_duals, Unproved};
+use crate::colgen::{safe, CutProof};
+use crate::problem::proof::{check_covering, check_duals, CutDual, Unproved};
 use crate::problem::{BoundCheck, Depth, Proof};
 
 /// Largest `items × capacity` of the dynamic programme.
@@ -20,10 +24,28 @@ const DP_CELLS: u64 = 400_000_000;
 const DP_CAPACITY: u64 = 20_000_000;
 /// Nodes of the branch-and-bound knapsack before it gives up.
 const SEARCH_NODES: u64 = 2_000_000;
+/// Largest table of the cut pricing's re-proof: `(cut items + 1) × (capacity + 1)` cells.
+const CUT_CELLS: u64 = 50_000_000;
+/// Nodes of the cut pricing's re-proof before it gives up.
+const CUT_NODES: u64 = 20_000_000;
 
 /// A pricing proof of the bound `lp` by the duals `pi` (one per item).
 pub(super) fn pricing(pi: &[f64], lp: f64) -> Proof {
     Proof::pricing(pi, pi.iter().map(|p| p.max(0.0)).sum(), lp)
+}
+
+/// The pricing proof of a cut round's bound: the item duals, the cuts' triples and duals, and
+/// the proven best pricing value under them.
+pub(super) fn cut_pricing(p: &CutProof) -> Proof {
+    Proof::Pricing {
+        duals: p.pi.clone(),
+        best: p.best,
+        cuts: p
+            .cuts
+            .iter()
+            .map(|&(rows, dual)| CutDual { rows, dual })
+            .collect(),
+    }
 }
 
 /// The closed forms: the volume bound, and in one dimension the Martello–Toth `L2`.
@@ -43,7 +65,10 @@ pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
         &sol.certificate,
         closed_form(inst) as f64,
         depth,
-        |duals, _| farley(inst, duals),
+        |duals, _| match &sol.certificate.proof {
+            Some(Proof::Pricing { cuts, .. }) if !cuts.is_empty() => cut_farley(inst, duals, cuts),
+            _ => farley(inst, duals),
+        },
         |d| {
             super::solve::solve(inst, Method::Bp, &Settings::default(), d)
                 .map(|s| s.certificate.bound)
@@ -62,6 +87,161 @@ pub fn farley(inst: &Instance, pi: &[f64]) -> Result<f64, Unproved> {
     })?;
     let ones = vec![1.0; pi.len()];
     Ok(safe::farley(pi, &ones, v))
+}
+
+/// The Farley bound of a cut round, `(Σ max(π,0) + Σ min(σ,0)) / max(1, v)` before the
+/// ceiling, `v` re-proved by [`best_bin_with_cuts`]; rounded outward. The duals are moved into
+/// the dual-feasible signs (`π ≥ 0` for the covering rows, `σ ≤ 0` for the `≤ 1` cut rows), so
+/// any values give a valid bound: the subset-row cut over any three distinct items is valid
+/// for every packing. Triples that are not three distinct items, or duals that do not fit,
+/// are refused.
+pub fn cut_farley(inst: &Instance, pi: &[f64], cuts: &[CutDual]) -> Result<f64, Unproved> {
+    check_duals(pi, inst.len(), "items")?;
+    let n = inst.len();
+    for (s, c) in cuts.iter().enumerate() {
+        let [a, b, d] = c.rows;
+        if !(a < b && b < d && d < n) {
+            return Err(Unproved::Malformed(format!(
+                "cut {s} of the pricing proof: rows {:?} are not three increasing items below {n}",
+                c.rows
+            )));
+        }
+        if !c.dual.is_finite() {
+            return Err(Unproved::Malformed(format!(
+                "cut {s} of the pricing proof: its dual is not a finite number"
+            )));
+        }
+    }
+    if inst.dims() != 1 {
+        return Err(Unproved::Budget(
+            "cut duals are re-proved in one dimension only".into(),
+        ));
+    }
+    let sigma: Vec<([usize; 3], f64)> = cuts
+        .iter()
+        .filter(|c| c.dual < 0.0)
+        .map(|c| (c.rows, c.dual))
+        .collect();
+    let v = best_bin_with_cuts(inst, pi, &sigma).ok_or_else(|| {
+        Unproved::Budget(
+            "the best bin under the proof's item and cut duals was not proved within budget".into(),
+        )
+    })?;
+    let numerator = safe::sum_down(
+        pi.iter()
+            .map(|p| p.max(0.0))
+            .chain(sigma.iter().map(|c| c.1)),
+    );
+    Ok(safe::farley_from(numerator, v))
+}
+
+/// An upper bound on `max_a (Σ_{i∈a} π_i + Σ_s σ_s [a holds ≥ 2 of S_s])` over the bins `a`
+/// of a one-dimensional instance, the cuts' duals `σ_s < 0`; `None` beyond the table or node
+/// budget. Items without a positive dual are left out (dropping one from a bin loses no value
+/// and no penalty grows). The items in no cut (*free*) get an exact table `f[r]`; the cut
+/// items are decided depth-first in index order, bounded by `value + g_k[room]`, `g_k` the
+/// exact table of the cut items from `k` on and the free items, penalties ignored (they only
+/// lower a value). Every sum is rounded up, so each figure is at least its exact value, and so
+/// is the result.
+pub fn best_bin_with_cuts(inst: &Instance, pi: &[f64], cuts: &[([usize; 3], f64)]) -> Option<f64> {
+    let cap = inst.capacity[0];
+    let fits = |i: usize| pi[i] > 0.0 && inst.items[i][0] <= cap;
+    let in_cut = |i: usize| cuts.iter().any(|(t, _)| t.contains(&i));
+    let cut_items: Vec<usize> = (0..inst.len()).filter(|&i| fits(i) && in_cut(i)).collect();
+    let k = cut_items.len() as u64;
+    if cap > DP_CAPACITY || (k + 1).saturating_mul(cap + 1) > CUT_CELLS {
+        return None;
+    }
+    let width = cap as usize + 1;
+    let add = |t: &mut [f64], w: usize, v: f64| {
+        for r in (w..width).rev() {
+            let with = (t[r - w] + v).next_up();
+            if with > t[r] {
+                t[r] = with;
+            }
+        }
+    };
+    // tables[k]: the cut items from k on and every free item; tables[len]: free items only.
+    let mut last = vec![0.0f64; width];
+    for i in (0..inst.len()).filter(|&i| fits(i) && !in_cut(i)) {
+        add(&mut last, inst.items[i][0] as usize, pi[i]);
+    }
+    let mut tables = vec![last];
+    for &i in cut_items.iter().rev() {
+        let mut t = tables.last().expect("one table").clone();
+        add(&mut t, inst.items[i][0] as usize, pi[i]);
+        tables.push(t);
+    }
+    tables.reverse();
+    let mut s = CutSearch {
+        items: &cut_items,
+        weights: cut_items
+            .iter()
+            .map(|&i| inst.items[i][0] as usize)
+            .collect(),
+        pi,
+        cuts,
+        cuts_of: cut_items
+            .iter()
+            .map(|i| (0..cuts.len()).filter(|&c| cuts[c].0.contains(i)).collect())
+            .collect(),
+        held: vec![0; cuts.len()],
+        tables: &tables,
+        best: 0.0,
+        nodes: 0,
+    };
+    s.dfs(0, cap as usize, 0.0).then_some(s.best)
+}
+
+/// The depth-first search of [`best_bin_with_cuts`].
+struct CutSearch<'a> {
+    items: &'a [usize],
+    weights: Vec<usize>,
+    pi: &'a [f64],
+    cuts: &'a [([usize; 3], f64)],
+    cuts_of: Vec<Vec<usize>>,
+    held: Vec<u8>,
+    tables: &'a [Vec<f64>],
+    best: f64,
+    nodes: u64,
+}
+
+impl CutSearch<'_> {
+    /// Decides cut item `k` on with `room` left and `value` (rounded up) so far; false when
+    /// the node budget ran out.
+    fn dfs(&mut self, k: usize, room: usize, value: f64) -> bool {
+        self.nodes += 1;
+        if self.nodes > CUT_NODES {
+            return false;
+        }
+        let top = (value + self.tables[k][room]).next_up();
+        if top <= self.best {
+            return true;
+        }
+        if k == self.items.len() {
+            // Only free items are left: the table is exact for them.
+            self.best = top;
+            return true;
+        }
+        let w = self.weights[k];
+        if w <= room {
+            let mut v = (value + self.pi[self.items[k]]).next_up();
+            for &c in &self.cuts_of[k] {
+                self.held[c] += 1;
+                if self.held[c] == 2 {
+                    v = (v + self.cuts[c].1).next_up();
+                }
+            }
+            let ok = self.dfs(k + 1, room - w, v);
+            for &c in &self.cuts_of[k] {
+                self.held[c] -= 1;
+            }
+            if !ok {
+                return false;
+            }
+        }
+        self.dfs(k + 1, room, value)
+    }
 }
 
 /// An upper bound on `max Σ_{i in a bin} π_i` over the bins that fit, `None` when the search
@@ -191,7 +371,7 @@ impl<'a> Knapsack<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn inst(items: Vec<Vec<u64>>, capacity: Vec<u64>) -> Instance {
@@ -215,6 +395,104 @@ mod tests {
         );
         let v = best_bin(&j, &pi).unwrap();
         assert!((v - 0.8).abs() < 1e-12, "{v}");
+    }
+
+    /// The re-proof of the cut pricing equals the best bin by enumeration (within its upward
+    /// rounding) under random item and cut duals.
+    #[test]
+    fn cut_pricing_reproof_matches_enumeration() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for case in 0..400 {
+            let n = rng.random_range(3..=11);
+            let cap = rng.random_range(10..=40u64);
+            let w: Vec<u64> = (0..n).map(|_| rng.random_range(1..=cap + 3)).collect();
+            let i = inst(w.iter().map(|&x| vec![x]).collect(), vec![cap]);
+            let pi: Vec<f64> = (0..n).map(|_| rng.random_range(-0.2..0.7)).collect();
+            let cuts: Vec<([usize; 3], f64)> = (0..rng.random_range(0..6))
+                .map(|_| {
+                    let mut pool: Vec<usize> = (0..n).collect();
+                    let mut t = [0; 3];
+                    for x in t.iter_mut() {
+                        *x = pool.swap_remove(rng.random_range(0..pool.len()));
+                    }
+                    t.sort_unstable();
+                    (t, -rng.random_range(0.0..0.6))
+                })
+                .collect();
+            let mut want = 0.0f64;
+            for mask in 0u32..(1 << n) {
+                let items: Vec<usize> = (0..n).filter(|k| mask >> k & 1 == 1).collect();
+                if items.iter().map(|&k| w[k]).sum::<u64>() > cap {
+                    continue;
+                }
+                let held = |t: &[usize; 3]| t.iter().filter(|r| items.contains(r)).count();
+                let v: f64 = items.iter().map(|&k| pi[k]).sum::<f64>()
+                    + cuts
+                        .iter()
+                        .filter(|(t, _)| held(t) >= 2)
+                        .map(|c| c.1)
+                        .sum::<f64>();
+                want = want.max(v);
+            }
+            let got = best_bin_with_cuts(&i, &pi, &cuts).unwrap();
+            assert!(
+                got >= want && got <= want + 1e-12,
+                "case {case}: {got} vs {want}"
+            );
+        }
+    }
+
+    /// A cut round's proof on weights `w` in bins of `cap` (optimum `opt`): verify's
+    /// re-derivation gives its bound again, never above the optimum; doctored duals give a
+    /// weaker bound or are refused. Called by `binpacking::tests` on its cut rounds.
+    pub(crate) fn assert_cut_proof(w: &[u64], cap: u64, p: &CutProof, opt: f64, case: usize) {
+        let n = w.len();
+        let i = inst(w.iter().map(|&x| vec![x]).collect(), vec![cap]);
+        let Proof::Pricing { duals, cuts, .. } = cut_pricing(p) else {
+            unreachable!()
+        };
+        let again = cut_farley(&i, &duals, &cuts).unwrap();
+        assert!(
+            again >= p.bound * (1.0 - 1e-9) && again <= opt + 1e-9,
+            "case {case}: {again} vs {} (optimum {opt})",
+            p.bound
+        );
+        // Doctored: cut duals made positive or scaled, item duals scaled.
+        let mut worse = cuts.clone();
+        worse.iter_mut().for_each(|c| c.dual = -c.dual);
+        assert!(cut_farley(&i, &duals, &worse).unwrap() <= opt + 1e-9);
+        for f in [0.5, 3.0, 100.0] {
+            let mut sc = cuts.clone();
+            sc.iter_mut().for_each(|c| c.dual *= f);
+            assert!(
+                cut_farley(&i, &duals, &sc).unwrap() <= opt + 1e-9,
+                "case {case}"
+            );
+            let d: Vec<f64> = duals.iter().map(|x| x * f).collect();
+            assert!(
+                cut_farley(&i, &d, &cuts).unwrap() <= opt + 1e-9,
+                "case {case}"
+            );
+        }
+        let mut bad = cuts.clone();
+        bad[0].rows = [0, 0, 1];
+        assert!(matches!(
+            cut_farley(&i, &duals, &bad),
+            Err(Unproved::Malformed(_))
+        ));
+        bad[0].rows = [0, 1, n];
+        assert!(matches!(
+            cut_farley(&i, &duals, &bad),
+            Err(Unproved::Malformed(_))
+        ));
+        let mut nan = cuts.clone();
+        nan[0].dual = f64::NAN;
+        assert!(matches!(
+            cut_farley(&i, &duals, &nan),
+            Err(Unproved::Malformed(_))
+        ));
+        assert!(cut_farley(&i, &duals[1..], &cuts).is_err());
     }
 
     #[test]

@@ -229,8 +229,13 @@ pub fn solve(
                     let cut = root_cuts(w, cap, &start, lower, root_lp, settings, deadline)?;
                     if let Some(out) = cut {
                         let b = ceil_with_tolerance(out.bound);
-                        raise(&mut lower, &mut proof, b, &|| {
-                            Proof::solver("subset-row-cut-lp")
+                        // The duals of the round that found the bound, re-derived by verify's
+                        // own cut pricing; a label only if no round's duals give it.
+                        raise(&mut lower, &mut proof, b, &|| match &out.proof {
+                            Some(p) if ceil_with_tolerance(p.bound) == b => {
+                                super::proof::cut_pricing(p)
+                            }
+                            _ => Proof::solver("subset-row-cut-lp"),
                         });
                         let stats = &mut certificate.stats;
                         stats.insert("cut_rounds".into(), out.rounds as f64);

@@ -174,7 +174,7 @@ fn compact_milp_agrees_with_branch_and_price() {
 fn cut_rounds_bound_below_the_optimum() {
     use crate::colgen::{subset_row_root, CutSettings};
     let mut rng = ChaCha8Rng::seed_from_u64(31);
-    let (mut raised, mut with_cuts) = (0, 0);
+    let (mut raised, mut with_cuts, mut proved) = (0, 0, 0);
     for case in 0..300 {
         let n = rng.random_range(5..=11);
         let cap = rng.random_range(20..=60u64);
@@ -216,7 +216,13 @@ fn cut_rounds_bound_below_the_optimum() {
         );
         with_cuts += usize::from(cut.cuts > 0);
         raised += usize::from(cut.bound > lp.bound + 1e-6);
+        // Issue 37: the round's duals are a proof verify re-derives; doctored ones fall.
+        if let Some(p) = cut.proof.as_ref().filter(|p| !p.cuts.is_empty()) {
+            super::proof::tests::assert_cut_proof(&w, cap, p, opt as f64, case);
+            proved += 1;
+        }
     }
+    assert!(proved >= 3, "only {proved} cut proofs");
     // The rounds did something: cuts were found and some raised the bound.
     assert!(
         with_cuts > 0 && raised > 0,

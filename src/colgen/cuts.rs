@@ -89,6 +89,21 @@ pub enum CutEnd {
     PricingLimit,
 }
 
+/// What proves a cut round's bound (issue 37): the duals of the item rows and of the cuts
+/// (with their triples), and the proven best pricing value under them; the bound is
+/// `(Σπ + Σσ) / max(1, best)`, rounded outward ([`super::safe::farley_from`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CutProof {
+    /// Item duals `π ≥ 0`, one per row.
+    pub pi: Vec<f64>,
+    /// The cuts priced, each with its dual `σ < 0` (those at 0 add nothing and are left out).
+    pub cuts: Vec<(Triple, f64)>,
+    /// `v ≥ max_c (π·a_c + σ·s_c)`, proven by the exact cut pricing.
+    pub best: f64,
+    /// The bound they prove.
+    pub bound: f64,
+}
+
 /// What the rounds found.
 #[derive(Debug, Clone)]
 pub struct CutOutcome {
@@ -108,6 +123,8 @@ pub struct CutOutcome {
     pub columns: usize,
     /// Wall seconds.
     pub seconds: f64,
+    /// The proof of the best bound a round found (`None` when none beat `known_bound`).
+    pub proof: Option<CutProof>,
 }
 
 /// A column's coefficient in the cut over `s`: 1 when it holds at least two of its rows.
@@ -220,6 +237,7 @@ pub fn subset_row_root<P: CutPricing>(
     let mut cuts: Vec<Triple> = Vec::new();
     let mut bound = known_bound;
     let mut lp_value = None;
+    let mut proof: Option<CutProof> = None;
     let mut rounds = 0;
     let tol = settings.reduced_cost_tol;
     let closes = |b: f64| ceil_with_tolerance(b) >= target;
@@ -245,7 +263,16 @@ pub fn subset_row_root<P: CutPricing>(
             // convergence this is the LP's value up to round-off, never HiGHS's objective.
             let dual_value = super::safe::sum_down(pi.iter().chain(&sigma).copied());
             if let Some(v) = priced.max_bound() {
-                bound = bound.max(super::safe::farley_from(dual_value, v));
+                let b = super::safe::farley_from(dual_value, v);
+                if b > bound {
+                    bound = b;
+                    proof = Some(CutProof {
+                        pi: pi.clone(),
+                        cuts: priced_cuts.iter().copied().filter(|c| c.1 < 0.0).collect(),
+                        best: v,
+                        bound: b,
+                    });
+                }
             }
             let value = |c: &Column| -> f64 {
                 c.iter().map(|&(r, a)| a * pi[r]).sum::<f64>()
@@ -316,5 +343,6 @@ pub fn subset_row_root<P: CutPricing>(
         cuts: cuts.len(),
         columns: pool.len(),
         seconds: began.elapsed().as_secs_f64(),
+        proof,
     })
 }

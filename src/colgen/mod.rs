@@ -20,7 +20,9 @@ pub use crate::solver::{Column, CoveringSolution as MasterSolution};
 pub use bp::{
     branch_and_price, root_dives, together_groups, BpEnd, BpOutcome, BpSettings, BranchPricing,
 };
-pub use cuts::{separate, subset_row_root, CutEnd, CutOutcome, CutPricing, CutSettings, Triple};
+pub use cuts::{
+    separate, subset_row_root, CutEnd, CutOutcome, CutPricing, CutProof, CutSettings, Triple,
+};
 pub use decisions::Decisions;
 pub use dive::{dive, dive_with, DiveGuide, DiveOutcome, DiveSettings};
 pub use engine::{run, CgOutcome, CgSettings, Convergence, Iteration, Termination};

@@ -5,9 +5,10 @@
 //! pricing proof, is feasible for the dual of the covering master, so `π·N / max(1, v)` is
 //! a lower bound on the LP optimum (Farley's bound; the Lagrangian bound of the master).
 //! Floating-point evaluation can land above the exact value; here:
-//! - every product and partial sum of the numerator is rounded *down* (`next_down` of the
-//!   round-to-nearest result, which is within half an ulp of the exact value), so the
-//!   numerator is at most the exact `π·N`;
+//! - every product and partial sum of the numerator is rounded *down* (the round-to-nearest
+//!   result, or the float below it when that result is above the exact value — its error is
+//!   exact by a fused multiply-add or Knuth's two-sum), so the numerator is at most the exact
+//!   `π·N`;
 //! - the pricing's `v` is widened by [`PRICING_MARGIN`] (relative) and rounded *up*: the
 //!   pricings evaluate `π·a` as floating sums of at most `K` non-negative terms (relative
 //!   error at most `K·2⁻⁵³`, below 1e-11 for `K ≤ 10⁵`) and prune with an absolute slack of at
@@ -22,19 +23,68 @@
 /// documentation for the argument).
 pub const PRICING_MARGIN: f64 = 2e-9;
 
-/// `x·y` rounded down: at most the exact product.
-fn mul_down(x: f64, y: f64) -> f64 {
-    (x * y).next_down()
+/// Below this magnitude a product's rounding error may not be a float (`2⁻⁹⁶⁸`).
+pub const TINY: f64 = 4.008336720017946e-292;
+
+/// `x·y` rounded down: at most the exact product. The rounding error of the product is
+/// exact by a fused multiply-add; the float below is taken only when the product came out
+/// above the exact value.
+pub fn mul_down(x: f64, y: f64) -> f64 {
+    let p = x * y;
+    if !p.is_finite() {
+        return p;
+    }
+    // Near the subnormals the error may not be representable: always step down there.
+    if p.abs() < TINY || x.mul_add(y, -p) < 0.0 {
+        p.next_down()
+    } else {
+        p
+    }
+}
+
+/// `a + b` and the sign of its rounding error (`exact − float`), by Knuth's two-sum (exact
+/// for finite sums that do not overflow).
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    let err = (a - (s - bb)) + (b - bb);
+    (s, err)
+}
+
+/// `a + b` rounded down: at most the exact sum.
+fn add_down(a: f64, b: f64) -> f64 {
+    let (s, err) = two_sum(a, b);
+    if !s.is_finite() || err.is_nan() {
+        return s.next_down();
+    }
+    if err < 0.0 {
+        s.next_down()
+    } else {
+        s
+    }
+}
+
+/// `a + b` rounded up: at least the exact sum.
+fn add_up(a: f64, b: f64) -> f64 {
+    let (s, err) = two_sum(a, b);
+    if !s.is_finite() || err.is_nan() {
+        return s.next_up();
+    }
+    if err > 0.0 {
+        s.next_up()
+    } else {
+        s
+    }
 }
 
 /// `Σ terms` with each partial sum rounded down: at most the exact sum.
 pub fn sum_down(terms: impl IntoIterator<Item = f64>) -> f64 {
-    terms.into_iter().fold(0.0, |s, t| (s + t).next_down())
+    terms.into_iter().fold(0.0, add_down)
 }
 
 /// `Σ terms` with each partial sum rounded up: at least the exact sum.
 pub fn sum_up(terms: impl IntoIterator<Item = f64>) -> f64 {
-    terms.into_iter().fold(0.0, |s, t| (s + t).next_up())
+    terms.into_iter().fold(0.0, add_up)
 }
 
 /// `Σ max(π_r, 0)·N_r`, rounded down (`N ≥ 0`).
@@ -51,7 +101,7 @@ pub fn covered_up(pi: &[f64], demands: &[f64]) -> f64 {
     sum_up(
         pi.iter()
             .zip(demands)
-            .map(|(&p, &n)| (p.max(0.0) * n).next_up()),
+            .map(|(&p, &n)| -mul_down(-p.max(0.0), n)),
     )
 }
 

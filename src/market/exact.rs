@@ -76,6 +76,8 @@ struct Search<'a> {
     /// The root's bound, for the live log.
     root: f64,
     ticker: progress::Ticker,
+    /// Stop after about this many states.
+    max_states: u64,
 }
 
 /// One candidate move: VM `v` from its initial node to `to`.
@@ -354,7 +356,7 @@ impl Search<'_> {
         for (_, (v, d)) in children {
             if self.states >= self.next_poll {
                 self.next_poll = self.states + 1024;
-                self.stopped = self.deadline.expired();
+                self.stopped = self.deadline.expired() || self.states >= self.max_states;
                 if self.ticker.due() {
                     progress::line(format_args!(
                         "exact: branch-and-bound {} states, incumbent {} (largest error), root bound {}",
@@ -413,36 +415,28 @@ pub fn exact_search(
     start: &[usize],
     deadline: &Deadline,
 ) -> ExactOutcome {
-    let initial: Vec<usize> = inst.vms.iter().map(|v| v.node).collect();
-    let nn = inst.nodes.len();
-    let members = members_of(&initial, nn);
-    let m = inst.vms.len();
-    let mut s = Search {
-        inst,
-        norm,
-        ideal: global_ideal(inst).0,
-        initial: initial.clone(),
-        place: initial.clone(),
-        moved: vec![false; m],
-        members,
-        vm_err: vec![Err2::default(); m],
-        alloc: vec![Res::default(); m],
-        node_err: vec![Err2::default(); nn],
-        best: initial,
-        best_err: f64::INFINITY,
-        delta: f64::INFINITY,
-        moves: Vec::new(),
-        seen: HashSet::new(),
-        states: 1,
-        deadline: *deadline,
-        stopped: false,
-        next_poll: 0,
-        root: 0.0,
-        ticker: progress::Ticker::new(),
-    };
-    for n in 0..nn {
-        s.refresh(n);
-    }
+    exact_search_within(inst, limit, norm, start, deadline, u64::MAX)
+}
+
+/// The smallest `δ` at which the move-count relaxation at the initial placement admits
+/// `limit` moves ([`ExactOutcome::root_bound`]): a closed form of the instance, at least the
+/// untouched bound (models/market.md §3.2).
+pub fn root_count_bound(inst: &Instance, limit: usize, norm: ErrorNorm) -> f64 {
+    let s = Search::at_start(inst, norm, &Deadline::none(), u64::MAX);
+    root_bound(&s.node_err, limit)
+}
+
+/// [`exact_search`] that also stops after about `max_states` states (checked with the
+/// deadline, every 1,024 states): the verify's budget, independent of the machine's speed.
+pub fn exact_search_within(
+    inst: &Instance,
+    limit: usize,
+    norm: ErrorNorm,
+    start: &[usize],
+    deadline: &Deadline,
+    max_states: u64,
+) -> ExactOutcome {
+    let mut s = Search::at_start(inst, norm, deadline, max_states);
     let root = root_bound(&s.node_err, limit);
     s.root = root;
     s.best_err = s.max_error();
@@ -476,5 +470,48 @@ pub fn exact_search(
         complete,
         states: s.states,
         root_bound: root,
+    }
+}
+
+impl<'a> Search<'a> {
+    /// The search at the initial placement, every node evaluated.
+    fn at_start(
+        inst: &'a Instance,
+        norm: ErrorNorm,
+        deadline: &Deadline,
+        max_states: u64,
+    ) -> Search<'a> {
+        let initial: Vec<usize> = inst.vms.iter().map(|v| v.node).collect();
+        let nn = inst.nodes.len();
+        let members = members_of(&initial, nn);
+        let m = inst.vms.len();
+        let mut s = Search {
+            inst,
+            norm,
+            ideal: global_ideal(inst).0,
+            initial: initial.clone(),
+            place: initial.clone(),
+            moved: vec![false; m],
+            members,
+            vm_err: vec![Err2::default(); m],
+            alloc: vec![Res::default(); m],
+            node_err: vec![Err2::default(); nn],
+            best: initial,
+            best_err: f64::INFINITY,
+            delta: f64::INFINITY,
+            moves: Vec::new(),
+            seen: HashSet::new(),
+            states: 1,
+            deadline: *deadline,
+            stopped: false,
+            next_poll: 0,
+            root: 0.0,
+            ticker: progress::Ticker::new(),
+            max_states,
+        };
+        for n in 0..nn {
+            s.refresh(n);
+        }
+        s
     }
 }

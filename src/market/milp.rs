@@ -342,3 +342,81 @@ pub fn exact_rebalance(
         binaries,
     })
 }
+
+/// The relaxation's model: the MILP of [`exact_rebalance`] with `δ ≤ delta_max` and every
+/// integrality dropped.
+pub fn relaxation(
+    inst: &Instance,
+    migrations: usize,
+    norm: ErrorNorm,
+    delta_max: f64,
+) -> LinearModel {
+    build(inst, migrations, norm, delta_max).0.relaxed()
+}
+
+/// Solves the LP relaxation and certifies its row duals by weak duality: the multipliers
+/// and the bound they prove, `None` when HiGHS gives no duals (a limit, a failure).
+pub fn relaxation_bound(
+    inst: &Instance,
+    migrations: usize,
+    norm: ErrorNorm,
+    delta_max: f64,
+    highs: &HighsSettings,
+    deadline: &Deadline,
+) -> Result<Option<(Vec<f64>, f64)>> {
+    let lp = relaxation(inst, migrations, norm, delta_max);
+    let out = solver::solve(&lp, highs, deadline, None)?;
+    Ok(out
+        .row_duals
+        .and_then(|y| solver::weak_duality::certify(&lp, &y)))
+}
+
+#[cfg(test)]
+mod relaxation_study {
+    use super::*;
+    use crate::market::generate::{generate, GenSpec};
+
+    /// Not a test: how the LP relaxation compares with the closed forms and the optimum.
+    #[test]
+    #[ignore]
+    fn relaxation_against_the_closed_forms() {
+        for seed in 1..=40u64 {
+            let spec = GenSpec {
+                nodes_min: 3,
+                nodes_max: 8,
+                migrations: [0, 1, 2, 3, 4][seed as usize % 5],
+                ..GenSpec::default()
+            };
+            let inst = generate(&spec, seed);
+            let norm = ErrorNorm::NodeCapacity;
+            let m = inst.migrations;
+            let start: Vec<usize> = inst.vms.iter().map(|v| v.node).collect();
+            let dl = Deadline::after(Some(5.0));
+            let ex = crate::market::exact::exact_search(&inst, m, norm, &start, &dl);
+            let untouched = crate::market::rebalance::untouched_bound(&inst, norm, m);
+            let t = std::time::Instant::now();
+            let dmax = ex.max_error * (1.0 + 1e-7) + 1e-7;
+            let lp = relaxation_bound(
+                &inst,
+                m,
+                norm,
+                dmax,
+                &HighsSettings::default(),
+                &Deadline::after(Some(20.0)),
+            )
+            .unwrap()
+            .map(|x| x.1);
+            println!(
+                "seed {seed:3} n {:2} vms {:3} M {m}: opt {:.4} ({}) untouched {:.4} root {:.4} lp {:?} ({:.2}s)",
+                inst.nodes.len(),
+                inst.vms.len(),
+                ex.max_error,
+                ex.complete,
+                untouched,
+                ex.root_bound,
+                lp,
+                t.elapsed().as_secs_f64()
+            );
+        }
+    }
+}

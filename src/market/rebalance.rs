@@ -1,6 +1,6 @@
 //! The rebalance problem's API: methods, settings, solution, `solve` and `verify`.
 
-use super::exact::{exact_search, GAP};
+use super::exact::{exact_search, exact_search_within, root_count_bound, GAP};
 use super::instance::{Instance, Res};
 use super::milp::exact_rebalance;
 use super::placement::{global_ideal, node_allocation, vm_error};
@@ -322,45 +322,68 @@ fn admissible(inst: &Instance, placement: &[usize], limit: usize) -> bool {
     moves <= limit && count.iter().all(|&c| c <= inst.max_vms_per_node)
 }
 
-/// Re-derives a rebalancing's bound (issue 37): `untouched` in closed form (and 0); a
-/// search (`exact`, `brute`) by `--deep` re-running `exact` within its budget; HiGHS's bound
-/// is claimed.
+/// States the exact search may take when plain `verify` re-derives a bound (`--deep`: no
+/// state limit, `--deep-seconds`).
+pub const VERIFY_STATES: u64 = 200_000;
+
+/// Re-derives a rebalancing's bound (issue 37): the closed forms `untouched` and
+/// `root-count` (the move-count relaxation at the initial placement, [`root_count_bound`]);
+/// a `search` (`exact`, `brute`) or HiGHS's bound (`milp`) by the exact branch-and-bound over
+/// moves from the answer's own placement, within [`VERIFY_STATES`] states (`--deep`: within
+/// `--deep-seconds`) — a second exact method for `milp`. A search that does not finish leaves
+/// the bound claimed, never refuted.
 pub fn check_bound(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
     let c = &sol.certificate;
-    let closed = untouched_bound(inst, sol.error_norm, sol.migration_limit).max(0.0);
+    let (norm, limit) = (sol.error_norm, sol.migration_limit);
+    let closed = closed_bound(inst, norm, limit);
     with_closed_form(c, Sense::Minimize, Some(closed), || match &c.proof {
-        Some(Proof::Search { .. }) if depth.deep => {
-            let start = evaluate(
-                inst,
-                inst.vms.iter().map(|v| v.node).collect(),
-                sol.error_norm,
-                sol.migration_limit,
-            );
-            let deadline = Deadline::after(Some(depth.seconds));
-            let out = exact_search(
-                inst,
-                sol.migration_limit,
-                sol.error_norm,
-                &start.placement,
-                &deadline,
-            );
+        Some(Proof::Search { .. } | Proof::Solver { .. }) => {
+            let valid = sol.placement.len() == inst.vms.len()
+                && sol.placement.iter().all(|&n| n < inst.nodes.len())
+                && admissible(inst, &sol.placement, limit);
+            let start: Vec<usize> = if valid {
+                sol.placement.clone()
+            } else {
+                inst.vms.iter().map(|v| v.node).collect()
+            };
+            let (deadline, states) = if depth.deep {
+                (Deadline::after(Some(depth.seconds)), u64::MAX)
+            } else {
+                (Deadline::none(), VERIFY_STATES)
+            };
+            let out = exact_search_within(inst, limit, norm, &start, &deadline, states);
             let b = out.bound.min(out_error(inst, &out.placement, sol));
             if out.complete && supports(Sense::Minimize, b, c.bound.unwrap_or(0.0) - 2.0 * GAP) {
                 BoundCheck::Checked {
                     kind: "search",
                     value: b,
                 }
-            } else {
+            } else if matches!(c.proof, Some(Proof::Solver { .. })) {
+                BoundCheck::claimed_by(c)
+            } else if depth.deep {
                 BoundCheck::Claimed {
                     why: format!(
                         "the search re-run within {} s reached the bound {b} only",
                         depth.seconds
                     ),
                 }
+            } else {
+                BoundCheck::Claimed {
+                    why: format!(
+                        "the search re-run within {VERIFY_STATES} states reached the bound {b} only (use --deep)"
+                    ),
+                }
             }
         }
         _ => BoundCheck::claimed_by(c),
     })
+}
+
+/// The larger of the closed forms, `untouched` and `root-count` (and 0).
+pub fn closed_bound(inst: &Instance, norm: ErrorNorm, limit: usize) -> f64 {
+    untouched_bound(inst, norm, limit)
+        .max(root_count_bound(inst, limit, norm))
+        .max(0.0)
 }
 
 /// The largest error of a placement under the solution's norm and limit.
@@ -414,9 +437,9 @@ fn exact_start(
 
 /// The exact method: tabu (ε = 0) gives the start and the cap on `δ`; HiGHS's placement and
 /// the start are evaluated with the real water-filling and the better one is returned, with
-/// the larger of HiGHS's bound and [`untouched_bound`]. Optimal only when that exact error is
-/// within `milp_tolerance` of the bound; when the start already meets the untouched bound,
-/// HiGHS is not called.
+/// the larger of HiGHS's bound and the closed forms ([`closed_bound`]). Optimal only when that
+/// exact error is within `milp_tolerance` of the bound; when the start already meets the
+/// closed forms, HiGHS is not called.
 fn solve_milp(
     inst: &Instance,
     settings: &Settings,
@@ -426,6 +449,7 @@ fn solve_milp(
 ) -> Result<Solution> {
     let norm = settings.error_norm;
     let untouched = untouched_bound(inst, norm, limit);
+    let closed = closed_bound(inst, norm, limit);
     let mut sol = evaluate(inst, start.placement.clone(), norm, limit);
     let mut highs_bound = None;
     let (mut binaries, mut exact) = (0, true);
@@ -438,7 +462,7 @@ fn solve_milp(
     if let Some(why) = &refused {
         log::warn!("milp: {why}: not built; the answer is the tabu start with the untouched bound");
     }
-    if refused.is_none() && sol.max_error > untouched + settings.milp_tolerance {
+    if refused.is_none() && sol.max_error > closed + settings.milp_tolerance {
         let out = exact_rebalance(
             inst,
             limit,
@@ -463,11 +487,13 @@ fn solve_milp(
     }
     let e = sol.max_error;
     // HiGHS's bound holds up to its tolerances; it may not pass the exact error it bounds.
-    let bound = highs_bound.unwrap_or(0.0).max(untouched).min(e);
+    let bound = highs_bound.unwrap_or(0.0).max(closed).min(e);
     sol.certificate.method = Method::Milp.name().into();
     sol.certificate.scored(e, bound, settings.milp_tolerance);
-    sol.certificate.proof = Some(if bound > untouched {
+    sol.certificate.proof = Some(if bound > closed {
         Proof::solver("highs-mip")
+    } else if closed > untouched {
+        Proof::closed_form("root-count")
     } else {
         Proof::closed_form("untouched")
     });
@@ -500,10 +526,12 @@ fn solve_exact(
     sol.certificate.method = Method::Exact.name().into();
     let tolerance = if out.complete { 2.0 * GAP } else { 0.0 };
     sol.certificate.scored(e, out.bound.min(e), tolerance);
-    sol.certificate.proof = Some(Proof::search(
-        out.states,
-        "exact branch-and-bound over moves",
-    ));
+    sol.certificate.proof = Some(if out.complete {
+        Proof::search(out.states, "exact branch-and-bound over moves")
+    } else {
+        // Stopped: the bound is the root's move-count relaxation, a closed form.
+        Proof::closed_form("root-count")
+    });
     let st = &mut sol.certificate.stats;
     st.insert("states".into(), out.states as f64);
     st.insert("complete".into(), f64::from(u8::from(out.complete)));

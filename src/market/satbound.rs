@@ -29,7 +29,8 @@ use crate::solver::{self, Bounds, Deadline, HighsSettings, LinearModel, LinearSt
 pub struct SatBound {
     /// Upper bound on `Σ ±v_i` (HiGHS's dual bound of the MILP).
     pub value: f64,
-    /// The same bound from the LP relaxation (weaker, for comparison).
+    /// The same bound from the LP relaxation (weaker), certified by weak duality from the
+    /// LP's duals with outward rounding: valid whatever HiGHS's tolerances.
     pub value_lp: f64,
     /// Upper bound on the number of deadlines met (a second MILP, unit values).
     pub met: f64,
@@ -125,6 +126,26 @@ fn upper(lp: &LinearModel, highs: &HighsSettings, deadline: &Deadline) -> Result
     Ok((bound, out.status == LinearStatus::Optimal))
 }
 
+/// The LP relaxation's upper bound, certified: weak duality at HiGHS's row duals, rounded
+/// outward ([`solver::weak_duality`]; any duals give a valid bound), never above the trivial
+/// `Σ max(c, 0)·u`; the trivial bound when HiGHS gives no duals.
+fn upper_lp(lp: &LinearModel, highs: &HighsSettings, deadline: &Deadline) -> Result<f64> {
+    let trivial: f64 = lp
+        .cols
+        .iter()
+        .map(|c| c.cost.max(0.0) * c.bounds.upper)
+        .sum();
+    if lp.cols.is_empty() {
+        return Ok(0.0);
+    }
+    let out = solver::solve(lp, highs, deadline, None)?;
+    let certified = out
+        .row_duals
+        .and_then(|y| solver::weak_duality::certify(lp, &y))
+        .map(|(_, b)| b);
+    Ok(certified.unwrap_or(trivial).min(trivial))
+}
+
 /// The upper bounds on satisfaction `Σ ±values[i]` and on deadlines met for `sc`.
 pub fn satisfaction_bound(
     sc: &Scenario,
@@ -134,7 +155,9 @@ pub fn satisfaction_bound(
 ) -> Result<SatBound> {
     let (lp, constant, intervals) = model(sc, values);
     let (value, ok_value) = upper(&lp, highs, deadline)?;
-    let (value_lp, _) = upper(&lp.relaxed(), highs, deadline)?;
+    let value_lp = upper_lp(&lp.relaxed(), highs, deadline)?;
+    // HiGHS's MILP bound, never above the certified LP's (both bound the optimum).
+    let value = value.min(value_lp);
     let ones = vec![0.5; sc.apps.len()];
     let (count, _, _) = model(sc, &ones);
     let (met, ok_met) = upper(&count, highs, deadline)?;

@@ -283,3 +283,28 @@ fn exact_never_worse_than_tabu_on_generated_instances() {
         assert!(verify(&inst, &exact).is_empty(), "seed {seed}");
     }
 }
+
+/// Issue 37: the closed forms (`untouched`, `root-count`) never pass the brute-force optimum,
+/// and plain `verify` re-derives the bound of every `milp`, `exact` and `brute` answer on tiny
+/// instances (the exact search from the answer's placement, within its state budget).
+#[test]
+fn bounds_of_the_exact_methods_are_re_derived() {
+    use super::rebalance::{check_bound, closed_bound};
+    use crate::problem::Depth;
+    for seed in 0..60 {
+        let inst = tiny_mixed(seed);
+        let settings = Settings {
+            epsilon: 0.0,
+            ..Settings::default()
+        };
+        let limit = settings.migration_limit(&inst);
+        let brute = solve(&inst, Method::Brute, &settings).unwrap();
+        let closed = closed_bound(&inst, settings.error_norm, limit);
+        assert!(closed <= brute.max_error + 1e-12, "seed {seed}: {closed}");
+        for m in [Method::Milp, Method::Exact, Method::Brute] {
+            let sol = solve(&inst, m, &settings).unwrap();
+            let b = check_bound(&inst, &sol, Depth::shallow());
+            assert!(b.is_checked(), "seed {seed} {}: {b:?}", m.name());
+        }
+    }
+}

@@ -21,20 +21,23 @@
 //! restricted to one chunk's jobs, satisfies that chunk's LP (the other jobs only used
 //! capacity), so the sum of the chunks' LP values is at most the schedule's `Σ F_j/D_j`.
 //!
-//! The value reported is not HiGHS's objective but a Lagrangian bound recomputed from its row
-//! duals (any dual vector gives a valid bound, so tolerances cannot make it invalid), lowered
-//! by a margin that covers floating-point summation. A window whose LP does not solve to
-//! optimality within the deadline contributes the trivial bound `Σ p_j/R / D_j` instead.
+//! The value reported is not HiGHS's objective but the weak-duality bound of its row duals
+//! ([`crate::solver::weak_duality`]: any multipliers give a valid bound, evaluated with
+//! outward rounding), so tolerances cannot make it invalid. Those multipliers, every window's
+//! in turn, are the answer's `dual` proof (`fluid-lp`): [`check`] re-derives the bound from
+//! the instance, the settings and them alone. A window whose LP does not solve to optimality
+//! within the deadline contributes the trivial bound `Σ p_j/R / D_j` (multipliers 0).
 
 use super::instance::Instance;
 use super::method::Settings;
+use crate::colgen::safe::sum_down;
 use crate::error::Result;
+use crate::solver::weak_duality::{self, Refused};
 use crate::solver::{self, Bounds, Deadline, HighsSettings, LinearModel, LinearStatus, Sense};
 use serde::{Deserialize, Serialize};
 
-/// Relative margin subtracted from the recomputed dual bound (f64 summation of ~10⁵ terms
-/// loses far less).
-const SAFETY: f64 = 1e-9;
+/// The name of the relaxation in a `dual` proof.
+pub const LP_NAME: &str = "fluid-lp";
 
 /// The bound and what it cost.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -53,6 +56,10 @@ pub struct FluidBound {
     pub max_rows: usize,
     /// Wall-clock seconds, building and solving.
     pub seconds: f64,
+    /// The multipliers of every window's rows, window after window (0 for a window that fell
+    /// back): the proof [`check`] re-derives `mean_xf` from.
+    #[serde(skip)]
+    pub duals: Vec<f64>,
 }
 
 /// One job as the LP sees it (scaled release, work, XF denominator).
@@ -71,17 +78,16 @@ pub fn fluid_bound(
 ) -> Result<FluidBound> {
     let began = std::time::Instant::now();
     let (jobs, rate, cap) = lp_jobs(inst, settings);
-    let trivial_of =
-        |js: &[LpJob]| -> f64 { js.iter().map(|j| j.work / rate / j.denominator).sum() };
-    let n = jobs.len() as f64;
+    let n = jobs.len().max(1) as f64;
     let mut out = FluidBound {
         mean_xf: 0.0,
-        trivial: trivial_of(&jobs) / n,
+        trivial: 0.0,
         windows: 0,
         fallbacks: 0,
         max_columns: 0,
         max_rows: 0,
         seconds: 0.0,
+        duals: Vec::new(),
     };
     // Dual simplex: 3.6x faster than the crate's primal default on these LPs (300 LCG jobs,
     // 300 slots: 1.2 s against 4.4 s).
@@ -89,9 +95,10 @@ pub fn fluid_bound(
         simplex_strategy: 1,
         ..HighsSettings::default()
     };
-    let mut total = 0.0;
+    let mut values = Vec::new();
+    let mut trivials = Vec::new();
     for chunk in jobs.chunks(settings.fluid_window) {
-        let trivial = trivial_of(chunk);
+        trivials.push(trivial_down(chunk, rate));
         let model = window_model(chunk, rate, cap, settings);
         out.windows += 1;
         if model.cols.len() > out.max_columns {
@@ -103,23 +110,100 @@ pub fn fluid_bound(
         } else {
             Some(solver::solve(&model, &highs, deadline, None)?)
         };
-        let bound = solved
+        let certified = solved
             .filter(|s| s.status == LinearStatus::Optimal)
             .and_then(|s| s.row_duals)
-            .map(|y| lagrangian_bound(&model, &y));
-        match bound {
-            Some(b) if b >= trivial => total += b,
-            Some(_) => total += trivial,
+            .and_then(|y| weak_duality::certify(&model, &y));
+        let y = match certified {
+            Some((y, _)) => y,
             None => {
                 out.fallbacks += 1;
-                total += trivial;
+                vec![0.0; model.rows.len()]
             }
-        }
+        };
+        values.push(window_value(&model, chunk, rate, &y).expect("the multipliers fit"));
+        out.duals.extend(y);
     }
-    out.mean_xf = total / n;
+    out.mean_xf = mean_down(&values, n);
+    out.trivial = mean_down(&trivials, n);
     out.seconds = began.elapsed().as_secs_f64();
-    log::debug!("fluid bound {out:?}");
+    log::debug!(
+        "fluid bound {} (trivial {}), {} windows, {} fallbacks, {:.2} s",
+        out.mean_xf,
+        out.trivial,
+        out.windows,
+        out.fallbacks,
+        out.seconds
+    );
     Ok(out)
+}
+
+/// `Σ_j (p_j/R) / D_j` over `jobs`, rounded down: the trivial bound's numerator.
+fn trivial_down(jobs: &[LpJob], rate: f64) -> f64 {
+    sum_down(
+        jobs.iter()
+            .map(|j| div_down(div_down(j.work, rate), j.denominator)),
+    )
+}
+
+/// `a / b` rounded down (`b > 0`): the quotient, or the float below it when it came out
+/// above the exact value (the residual `q·b − a`, exact by a fused multiply-add, says so).
+fn div_down(a: f64, b: f64) -> f64 {
+    let q = a / b;
+    if q.abs() < crate::colgen::safe::TINY || q.mul_add(b, -a) > 0.0 {
+        q.next_down()
+    } else {
+        q
+    }
+}
+
+/// `Σ values / n`, rounded down.
+fn mean_down(values: &[f64], n: f64) -> f64 {
+    div_down(sum_down(values.iter().copied()), n).max(0.0)
+}
+
+/// One window's bound at multipliers `y`: weak duality at `y` moved into the dual-feasible
+/// signs ([`weak_duality::clip`]), floored at the window's trivial bound (both valid).
+fn window_value(
+    model: &LinearModel,
+    chunk: &[LpJob],
+    rate: f64,
+    y: &[f64],
+) -> Result<f64, Refused> {
+    weak_duality::fits(model, y)?;
+    let b = weak_duality::bound(model, &weak_duality::clip(model, y))?;
+    Ok(b.max(trivial_down(chunk, rate)))
+}
+
+/// Re-derives the fluid bound on the mean XF from the instance, the settings (arrival
+/// factor, threshold, windows and grid) and the multipliers `duals` of a `fluid-lp` proof
+/// alone (issue 37): every window's LP rebuilt, its bound recomputed by weak duality with
+/// outward rounding. Any vector of the right length and finite gives a valid bound (a wrong
+/// one a weaker bound); `Err` names what does not fit.
+pub fn check(inst: &Instance, settings: &Settings, duals: &[f64]) -> Result<f64, String> {
+    let (jobs, rate, cap) = lp_jobs(inst, settings);
+    let mut values = Vec::new();
+    let mut at = 0;
+    for (k, chunk) in jobs.chunks(settings.fluid_window.max(1)).enumerate() {
+        let model = window_model(chunk, rate, cap, settings);
+        let rows = model.rows.len();
+        let Some(y) = duals.get(at..at + rows) else {
+            return Err(format!(
+                "the fluid-lp proof has {} dual values; window {k} needs rows {at}..{}",
+                duals.len(),
+                at + rows
+            ));
+        };
+        at += rows;
+        values.push(window_value(&model, chunk, rate, y).map_err(|e| format!("window {k}: {e}"))?);
+    }
+    if at != duals.len() {
+        return Err(format!(
+            "the fluid-lp proof has {} dual values for {at} rows",
+            duals.len()
+        ));
+    }
+    Ok(mean_down(&values, jobs.len().max(1) as f64))
 }
 
 /// The jobs as the LP sees them, in release order, with the rate cap `R` and the pooled
@@ -259,61 +343,6 @@ fn window_model(chunk: &[LpJob], rate: f64, cap: f64, settings: &Settings) -> Li
     m
 }
 
-/// Weak duality: for any row multipliers `y`, every point of the model has objective at least
-/// `Σ_i min(y_i L_i, y_i U_i) + Σ_k min(d_k l_k, d_k u_k)`, `d = c − Aᵀy`. `y` is first
-/// clipped so that no term is infinite (a sign that would multiply an infinite row side goes
-/// to 0); both signs of HiGHS's duals are tried and the better kept.
-fn lagrangian_bound(m: &LinearModel, duals: &[f64]) -> f64 {
-    let of = |sign: f64| -> f64 {
-        let mut y: Vec<f64> = duals.iter().map(|v| sign * v).collect();
-        for (yi, row) in y.iter_mut().zip(&m.rows) {
-            if row.bounds.lower == f64::NEG_INFINITY {
-                *yi = yi.min(0.0);
-            }
-            if row.bounds.upper == f64::INFINITY {
-                *yi = yi.max(0.0);
-            }
-        }
-        // A column unbounded above needs d ≥ 0: here only the F_j, each in one row.
-        for c in &m.cols {
-            if c.bounds.upper == f64::INFINITY {
-                if let [(r, a)] = c.entries[..] {
-                    if a > 0.0 {
-                        y[r.0] = y[r.0].min(c.cost / a);
-                    }
-                }
-            }
-        }
-        let mut sum = 0.0;
-        let mut magnitude = 0.0;
-        let mut add = |t: f64| {
-            sum += t;
-            magnitude += t.abs();
-        };
-        for (yi, row) in y.iter().zip(&m.rows) {
-            if *yi > 0.0 {
-                add(yi * row.bounds.lower);
-            } else if *yi < 0.0 {
-                add(yi * row.bounds.upper);
-            }
-        }
-        for c in &m.cols {
-            let d = c.cost - c.entries.iter().map(|&(r, a)| a * y[r.0]).sum::<f64>();
-            let t = if d >= 0.0 {
-                d * c.bounds.lower
-            } else {
-                d * c.bounds.upper
-            };
-            if !t.is_finite() {
-                return f64::NEG_INFINITY;
-            }
-            add(t);
-        }
-        sum - SAFETY * magnitude
-    };
-    of(1.0).max(of(-1.0))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -391,6 +420,49 @@ mod tests {
         }
     }
 
+    /// `check` re-derives the reported bound from the instance and the multipliers alone,
+    /// never above the best dispatch; doctored multipliers give a weaker bound or are refused.
+    #[test]
+    fn the_proof_is_re_derived_and_doctored_duals_fall() {
+        let mut above = 0;
+        for seed in 0..30 {
+            let spec = GenSpec {
+                jobs: 3 + seed as usize % 6,
+                mean_interarrival: 8.0,
+                ..GenSpec::default()
+            };
+            let i = generate(&spec, 100 + seed);
+            let st = Settings {
+                fluid_window: 1 + seed as usize % 5,
+                ..Settings::default()
+            };
+            let b = bound(&i, &st);
+            let again = check(&i, &st, &b.duals).unwrap();
+            assert_eq!(again, b.mean_xf, "seed {seed}");
+            let best = solve(&i, Method::Enumerate, &st).unwrap().summary.mean_xf;
+            assert!(again <= best, "seed {seed}: {again} above {best}");
+            above += usize::from(again > b.trivial);
+            for f in [-1.0, 0.0, 0.5, 2.0, 1e3] {
+                let d: Vec<f64> = b.duals.iter().map(|y| y * f).collect();
+                let x = check(&i, &st, &d).unwrap();
+                assert!(x <= best && x >= b.trivial, "seed {seed} ×{f}: {x}");
+            }
+            let mut d = b.duals.clone();
+            d.push(0.0);
+            assert!(check(&i, &st, &d).is_err());
+            assert!(check(&i, &st, &b.duals[1..]).is_err());
+            d = b.duals.clone();
+            d[0] = f64::NAN;
+            assert!(check(&i, &st, &d).is_err());
+            d[0] = f64::INFINITY;
+            assert!(check(&i, &st, &d).is_err());
+        }
+        assert!(
+            above >= 5,
+            "the LP beat the trivial bound {above} times only"
+        );
+    }
+
     #[test]
     fn dual_bound_matches_the_lp_value() {
         let i = generate(
@@ -417,13 +489,13 @@ mod tests {
         let m = window_model(&jobs, rate, 2.0, &st);
         let s = solver::solve(&m, &HighsSettings::default(), &Deadline::after(None), None).unwrap();
         let lp = s.objective.unwrap();
-        let safe = lagrangian_bound(&m, s.row_duals.as_ref().unwrap());
+        let (_, safe) = weak_duality::certify(&m, s.row_duals.as_ref().unwrap()).unwrap();
         assert!(
             safe <= lp + 1e-9 * lp && safe >= lp * (1.0 - 1e-6),
             "{safe} vs {lp}"
         );
         // A wrong dual vector still gives a valid (weak) bound.
-        let zero = lagrangian_bound(&m, &vec![0.0; m.rows.len()]);
+        let zero = weak_duality::bound(&m, &vec![0.0; m.rows.len()]).unwrap();
         assert!(zero <= lp);
     }
 }

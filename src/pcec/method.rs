@@ -86,11 +86,43 @@ pub struct Settings {
     pub fluid_slots: usize,
     /// Slots of the fluid LP after a window's last release, up to its horizon.
     pub fluid_tail_slots: usize,
+    /// The certificate's bound (`solve`): the closed form, the fluid LP (its multipliers the
+    /// `dual` proof `verify` re-derives), or `auto` — the fluid LP on instances of at most
+    /// `fluid_auto_jobs` jobs.
+    pub lower_bound: LowerBound,
+    /// `auto`: the largest instance the fluid LP bounds (one window of 1,000 jobs solves in
+    /// about a second; the simulation itself takes milliseconds).
+    pub fluid_auto_jobs: usize,
     /// How `ec` breaks ties between free VMs of equal EC. Under the paper's set-up (equal
     /// shares, min 0, max 1) every EC is 0.25, so this rule *is* the EC policy.
     pub ec_tie_break: TieBreak,
     /// Seed of the `random` tie-break.
     pub tie_seed: u64,
+}
+
+/// Which bound a `solve` certificate carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LowerBound {
+    /// The fluid LP up to `fluid_auto_jobs` jobs, else the closed form. The default.
+    #[default]
+    Auto,
+    /// Always the fluid LP (within the command's time limit; windows left unsolved count
+    /// their trivial bound).
+    Fluid,
+    /// The closed form `mean p_j/R / max(threshold, p_j/R)` only.
+    ClosedForm,
+}
+
+impl LowerBound {
+    /// True when the fluid LP bounds an instance of `jobs` jobs.
+    pub fn fluid(self, jobs: usize, auto_jobs: usize) -> bool {
+        match self {
+            LowerBound::Auto => jobs <= auto_jobs,
+            LowerBound::Fluid => true,
+            LowerBound::ClosedForm => false,
+        }
+    }
 }
 
 /// The order in which `ec` scans free VMs of equal EC (the first one wins).
@@ -159,6 +191,8 @@ impl Default for Settings {
             fluid_window: 1000,
             fluid_slots: 100,
             fluid_tail_slots: 30,
+            lower_bound: LowerBound::Auto,
+            fluid_auto_jobs: 1000,
             ec_tie_break: TieBreak::PmMajor,
             tie_seed: 1,
         }

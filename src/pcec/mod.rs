@@ -33,7 +33,7 @@ pub use capacity::{capacity, PmCapacity, PmDescription, PmState, VmCapacity, VmS
 pub use fluid::{fluid_bound, FluidBound};
 pub use generate::{generate, GenSpec};
 pub use instance::{Instance, Job};
-pub use method::{Method, Settings, TieBreak};
+pub use method::{LowerBound, Method, Settings, TieBreak};
 pub use problem::{Format, Load, Pcec};
 pub use sharing::{
     equilibrium_capacity, iterative_fill, potential_capacities, potential_capacity, water_fill,

@@ -185,6 +185,13 @@ impl Problem for Pcec {
                 "How ec orders free VMs of equal EC (default pm-major; random uses --tie-seed)",
             ),
             Flag::takes(
+                "lower-bound",
+                S,
+                "lower_bound",
+                "auto|fluid|closed-form",
+                "The certificate's bound: the fluid LP (a dual proof), the closed form, or auto (the LP up to 1,000 jobs)",
+            ),
+            Flag::takes(
                 "tie-seed",
                 S,
                 "tie_seed",
@@ -243,11 +250,17 @@ impl Problem for Pcec {
         inst: &Instance,
         method: Method,
         settings: &Settings,
-        _deadline: &Deadline,
+        deadline: &Deadline,
         _memo: &(),
     ) -> Result<Solution> {
         let began = std::time::Instant::now();
         let mut sol = super::solve(inst, method, settings)?;
+        if settings
+            .lower_bound
+            .fluid(inst.jobs.len(), settings.fluid_auto_jobs)
+        {
+            super::solve::fluid_certificate(inst, settings, deadline, &mut sol)?;
+        }
         sol.certificate.seconds = began.elapsed().as_secs_f64();
         Ok(sol)
     }
@@ -262,13 +275,19 @@ impl Problem for Pcec {
         depth: crate::problem::Depth,
     ) -> crate::problem::BoundCheck {
         let _ = depth;
+        let c = &sol.certificate;
         let closed = super::xf_lower_bound(inst, sol.settings.xf_threshold);
-        crate::problem::proof::with_closed_form(
-            &sol.certificate,
-            Sense::Minimize,
-            Some(closed),
-            || crate::problem::BoundCheck::claimed_by(&sol.certificate),
-        )
+        crate::problem::proof::with_closed_form(c, Sense::Minimize, Some(closed), || {
+            match &c.proof {
+                Some(crate::problem::Proof::Dual { lp, duals }) if lp == super::fluid::LP_NAME => {
+                    match super::fluid::check(inst, &sol.settings, duals) {
+                        Ok(b) => crate::problem::proof::judge(c, Sense::Minimize, "dual", b),
+                        Err(why) => crate::problem::BoundCheck::Refuted { why },
+                    }
+                }
+                _ => crate::problem::BoundCheck::claimed_by(c),
+            }
+        })
     }
 
     fn export_lp(

@@ -1,6 +1,7 @@
 //! The family's self-check: tiny generated traces (3–7 jobs) on which the enumeration of
 //! every non-delay FCFS schedule must equal a plain depth-first search, bound every policy,
-//! and every schedule must verify. The unit tests take the depth-first search from here.
+//! and every schedule must verify, its fluid LP bound below the best dispatch and re-derived
+//! from its duals. The unit tests take the depth-first search from here.
 
 use super::sim::Sim;
 use super::solve::mean_xf;
@@ -60,9 +61,18 @@ pub fn case(seed: u64) -> CaseReport {
         format!("enumerate: mean xf {got}, depth-first search {truth}")
     });
     for m in Method::all() {
-        let Some(s) = r.answer(m.name(), solve(&i, m, &st)) else {
+        // As `solve` answers: the fluid LP's bound and dual proof (issue 37).
+        let answer = solve(&i, m, &st).and_then(|mut s| {
+            super::solve::fluid_certificate(&i, &st, &crate::solver::Deadline::none(), &mut s)?;
+            Ok(s)
+        });
+        let Some(s) = r.answer(m.name(), answer) else {
             continue;
         };
+        let b = s.certificate.bound.unwrap_or(0.0);
+        r.check(b <= truth * (1.0 + 1e-12), || {
+            format!("{}: bound {b} above the best dispatch {truth}", m.name())
+        });
         let bad = verify(&i, &s);
         r.check(bad.is_empty(), || format!("{}: verify: {bad:?}", m.name()));
         let x = s.summary.mean_xf;

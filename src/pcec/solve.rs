@@ -52,6 +52,35 @@ pub fn solve(inst: &Instance, method: Method, settings: &Settings) -> Result<Sol
     Ok(collect(&sim, method, Status::Feasible, settings, None))
 }
 
+/// Replaces the closed-form bound of `sol` by the fluid LP's ([`super::fluid`]) when the LP
+/// proves more: its multipliers become the certificate's `dual` proof (`fluid-lp`), which
+/// `verify` re-derives; `optimal` only when the gap closes. Windows left unsolved at the
+/// deadline count their trivial bound.
+pub fn fluid_certificate(
+    inst: &Instance,
+    settings: &Settings,
+    deadline: &crate::solver::Deadline,
+    sol: &mut Solution,
+) -> Result<()> {
+    let fluid = super::fluid::fluid_bound(inst, settings, deadline)?;
+    let c = &mut sol.certificate;
+    let stats = &mut c.stats;
+    stats.insert("fluid_bound".into(), fluid.mean_xf);
+    stats.insert("fluid_seconds".into(), fluid.seconds);
+    stats.insert("fluid_fallbacks".into(), fluid.fallbacks as f64);
+    let closed = super::solution::xf_lower_bound(inst, settings.xf_threshold);
+    let objective = sol.summary.mean_xf;
+    if fluid.mean_xf > closed {
+        let bound = fluid.mean_xf.min(objective);
+        c.scored(objective, bound, 1e-12 * bound);
+        c.proof = Some(crate::problem::Proof::Dual {
+            lp: super::fluid::LP_NAME.into(),
+            duals: fluid.duals,
+        });
+    }
+    Ok(())
+}
+
 /// The state of `ec`'s tie-break across decisions.
 pub(crate) struct Ties {
     rule: TieBreak,

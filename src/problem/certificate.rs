@@ -127,10 +127,11 @@ impl Certificate {
 pub const OPTIMAL_SLACK: f64 = 1e-6;
 
 /// The statistics that are bounds on the optimum (on the bound's side of the objective).
-pub const BOUND_STATS: [&str; 5] = [
+pub const BOUND_STATS: [&str; 6] = [
     "root_bound",
     "root_lp",
     "cut_bound",
+    "fluid_bound",
     "lower_bound_lp",
     "lower_bound_peak",
 ];

@@ -30,42 +30,65 @@ pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
         &sol.certificate,
         inst.volume_bound() as f64,
         depth,
-        |duals, best| farley(inst, duals, best),
+        |duals, best| farley(inst, duals, best, sol.certificate.bound),
         |d| solve(inst, Method::Bp, &Settings::default(), d).map(|s| s.certificate.bound),
     )
 }
 
-/// `π·1 / max(1, v)` (before the ceiling) with `v` the proven best bin under `pi`, rounded outward.
-pub fn farley(inst: &Instance, pi: &[f64], best: f64) -> Result<f64, Unproved> {
+/// `π·1 / max(1, v)` (before the ceiling) with `v` the proven best bin under `pi`, rounded
+/// outward. With the certificate's `claimed` bound (an integer, the ceiling of the bound
+/// proved), `v` need not be the best bin's value: any `v` with `⌈π·1 / v⌉ ≥ claimed` proves
+/// it, so the re-proof only shows that no bin is worth more than [`enough`] (or the best bin's
+/// value, whichever is larger) — a weaker statement the pricing's relaxations settle sooner.
+pub fn farley(
+    inst: &Instance,
+    pi: &[f64],
+    best: f64,
+    claimed: Option<f64>,
+) -> Result<f64, Unproved> {
     check_duals(pi, inst.len(), "items")?;
-    let v = by_pricing(inst, pi, best)
-        .or_else(|| best_bin(inst, pi))
+    let ones = vec![1.0; pi.len()];
+    let covered = safe::covered_down(pi, &ones);
+    let enough = claimed.map_or(0.0, |c| enough(covered, c));
+    let v = by_pricing(inst, pi, best, enough)
+        .or_else(|| best_bin(inst, pi, enough))
         .ok_or_else(|| {
             Unproved::Budget(
                 "the best bin under the proof's duals was not proved within the node budget".into(),
             )
         })?;
-    let ones = vec![1.0; pi.len()];
-    Ok(safe::farley(pi, &ones, v))
+    Ok(safe::farley_from(covered, v))
+}
+
+/// The largest best-bin value `v` that still proves the bound `claimed` from the covered value
+/// `covered = π·1` (rounded down): `covered / ((claimed − 1)(1 + 10⁻⁷))`, whose Farley bound
+/// `covered / (v·(1 + 2·10⁻⁹))` lies above `claimed − 1` by more than the ceiling's tolerance
+/// (10⁻⁹ relative); 0 (no help) for a claim below 2.
+pub fn enough(covered: f64, claimed: f64) -> f64 {
+    if !(claimed.is_finite() && claimed >= 2.0 && covered > 0.0) {
+        return 0.0;
+    }
+    (covered / ((claimed - 1.0) * (1.0 + 1e-7)).next_up()).next_down()
 }
 
 /// The claimed best value `best` re-proved by the family's exact pricing ([`SocKnapsack`]):
-/// priced at `π / best`, a complete search or a relaxation's bound (the grid bound, the
-/// root's chord and Lagrangian bounds) at most its floor `1 + improvement_tol`, with no bin
-/// found above it, proves `max π·a ≤ (1 + improvement_tol)·best`, the value returned;
-/// `None` when it does not (a bin above the floor, or neither proof).
-fn by_pricing(inst: &Instance, pi: &[f64], best: f64) -> Option<f64> {
+/// priced at `π / best`, aimed at `max(floor, enough / best)` (`floor = 1 + improvement_tol`),
+/// a complete search or a relaxation's bound (the grid bound, the root's chord and
+/// Lagrangian bounds) at most that aim, with no bin found above it, proves
+/// `max π·a ≤ aim·best`, the value returned; `None` when it does not (a bin above the aim,
+/// or neither proof).
+fn by_pricing(inst: &Instance, pi: &[f64], best: f64, enough: f64) -> Option<f64> {
     use crate::colgen::Pricing;
     if !(best.is_finite() && best > 0.0) {
         return None;
     }
     let settings = super::PricingSettings::default();
-    let floor = 1.0 + settings.improvement_tol;
+    let aim = (1.0 + settings.improvement_tol).max(enough / best);
     let scaled: Vec<f64> = pi.iter().map(|p| p.max(0.0) / best).collect();
     let mut oracle = super::SocKnapsack::new(inst, settings);
-    // Only `max ≤ floor` is asked: the search prunes there (a root bound at most the floor
-    // ends it at once).
-    oracle.aim(floor);
+    // Only `max ≤ aim` is asked: the search prunes there (a root bound at most the aim ends
+    // it at once).
+    oracle.aim(aim);
     let priced = oracle
         .price(&scaled, &Deadline::after(Some(PRICING_SECONDS)))
         .ok()?;
@@ -73,14 +96,15 @@ fn by_pricing(inst: &Instance, pi: &[f64], best: f64) -> Option<f64> {
     // A completed search's value, or an upper bound of the pricing's relaxations (the grid,
     // chord and Lagrangian root bounds): either proves that no bin is worth more.
     let proven = priced.max_bound()?;
-    (top <= floor && proven <= floor).then(|| (floor * best).next_up())
+    (top <= aim && proven <= aim).then(|| (aim * best).next_up())
 }
 
 /// Seconds the family's pricing may take to re-prove a value.
 const PRICING_SECONDS: f64 = 30.0;
 
-/// An upper bound on the best bin's `Σπ`, `None` when the search ran out of nodes.
-pub fn best_bin(inst: &Instance, pi: &[f64]) -> Option<f64> {
+/// An upper bound on the best bin's `Σπ`, at least `enough` (the search only shows that no
+/// bin is worth more than the larger of the two), `None` when it ran out of nodes.
+pub fn best_bin(inst: &Instance, pi: &[f64], enough: f64) -> Option<f64> {
     let mut items: Vec<usize> = (0..inst.len())
         .filter(|&i| pi[i] > 0.0 && inst.fits(inst.a[i], inst.b[i]))
         .collect();
@@ -118,7 +142,7 @@ pub fn best_bin(inst: &Instance, pi: &[f64]) -> Option<f64> {
         weights,
         caps,
         orders,
-        best: 0.0,
+        best: enough.max(0.0),
         nodes: 0,
     };
     let complete = k.dfs(0, 0.0, (0.0, 0.0), &mut vec![0.0; rows]);

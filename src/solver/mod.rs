@@ -16,6 +16,7 @@ mod mps_format;
 pub mod progress;
 mod quadratic_lp;
 mod socp;
+pub mod weak_duality;
 
 pub use self::highs::{solve, solve_file, HighsSettings, LinearOutcome, LinearStatus};
 pub use column_lp::{Column, ColumnLp, LpSolution};

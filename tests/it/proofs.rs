@@ -131,7 +131,10 @@ fn every_method_passes_verify_and_strict_unless_its_bound_is_a_solvers_claim() {
             let (code, text) = verify(&inst, &sol, &[]);
             assert_eq!(code, Some(0), "{problem} {m}: {text}");
             let (code, text) = verify(&inst, &sol, &["--strict", "--deep"]);
-            let claimed = text.contains("claimed by solver");
+            // PC/EC and rebalance re-derive every bound (the fluid LP's duals, the exact
+            // search as a second method for the MILP's): no claim is left.
+            let claimed =
+                text.contains("claimed by solver") && !["pcec", "rebalance"].contains(&problem);
             assert!(
                 code == Some(0) || claimed,
                 "{problem} {m}: strict rejected a checkable proof: {text}"
@@ -318,4 +321,161 @@ fn a_periodic_pricing_proof_is_re_derived_and_doctored_duals_are_rejected() {
     let (code, text) = verify(&inst, &bad, &[]);
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("bound-proof"), "{text}");
+}
+
+/// A PC/EC answer's bound rests on the fluid LP's duals (`dual`, `fluid-lp`): verify re-derives
+/// it from the instance and the duals; scaled duals, duals of the wrong length and an
+/// `optimal` claim are rejected.
+#[test]
+fn a_pcec_fluid_proof_is_re_derived_and_doctored_duals_are_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let inst = dir.path().join("pcec.json");
+    vcalloc_ok(&[
+        "generate",
+        "pcec",
+        "--pms",
+        "1",
+        "--vms-per-pm",
+        "2",
+        "--jobs",
+        "8",
+        "--mean-interarrival",
+        "5",
+        "--seed",
+        "1",
+        "--output",
+        inst.to_str().unwrap(),
+        "-q",
+    ]);
+    for method in ["pc", "ec", "ec-lb", "enumerate"] {
+        let sol = dir.path().join(format!("{method}.json"));
+        solve("pcec", &inst, method, &sol);
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&sol).unwrap()).unwrap();
+        let c = &v["certificate"];
+        assert_eq!(c["proof"]["kind"], "dual", "{method}: {v:#}");
+        assert_eq!(c["proof"]["lp"], "fluid-lp", "{method}");
+        assert!(
+            c["stats"]["fluid_bound"].as_f64().unwrap() > 1.0,
+            "{method}: {c:#}"
+        );
+        let (code, text) = verify(&inst, &sol, &["--strict"]);
+        assert_eq!(code, Some(0), "{method}: {text}");
+        assert!(text.contains("bound checked (dual)"), "{method}: {text}");
+    }
+    let sol = dir.path().join("pc.json");
+    let bad = dir.path().join("bad.json");
+    for scale in [0.5, 3.0, -1.0] {
+        edit(&sol, &bad, |v| {
+            for d in v["certificate"]["proof"]["duals"].as_array_mut().unwrap() {
+                *d = (d.as_f64().unwrap() * scale).into();
+            }
+        });
+        let (code, text) = verify(&inst, &bad, &[]);
+        assert_eq!(code, Some(1), "×{scale}: {text}");
+        assert!(text.contains("bound-proof"), "×{scale}: {text}");
+    }
+    edit(&sol, &bad, |v| {
+        v["certificate"]["proof"]["duals"]
+            .as_array_mut()
+            .unwrap()
+            .pop();
+    });
+    let (code, text) = verify(&inst, &bad, &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("dual values"), "{text}");
+    // The duals kept, the answer claimed optimal: they prove less.
+    edit(&sol, &bad, claim_optimal);
+    let (code, text) = verify(&inst, &bad, &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("the dual proof gives"), "{text}");
+    // --lower-bound closed-form: the old certificate, checked in closed form.
+    let closed = dir.path().join("closed.json");
+    vcalloc_ok(&[
+        "solve",
+        "pcec",
+        inst.to_str().unwrap(),
+        "--method",
+        "pc",
+        "--lower-bound",
+        "closed-form",
+        "--output",
+        closed.to_str().unwrap(),
+        "-q",
+    ]);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&closed).unwrap()).unwrap();
+    assert_eq!(v["certificate"]["proof"]["kind"], "closed-form");
+}
+
+/// A rebalance `milp` answer: HiGHS's bound is re-derived by the exact search (a second exact
+/// method) in plain `verify`, so `--strict` accepts it.
+#[test]
+fn a_rebalance_milp_bound_is_re_derived_by_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let inst = dir.path().join("rebalance.json");
+    common::small_rebalance_instance(inst.to_str().unwrap());
+    for method in ["milp", "exact"] {
+        let sol = dir.path().join(format!("{method}.json"));
+        solve("rebalance", &inst, method, &sol);
+        let (code, text) = verify(&inst, &sol, &["--strict"]);
+        assert_eq!(code, Some(0), "{method}: {text}");
+        assert!(
+            text.contains("bound checked (search)") || text.contains("bound checked (closed form)"),
+            "{method}: {text}"
+        );
+    }
+}
+
+/// A packing bound proved by a subset-row cut round (`pricing` with `cuts`): five items of 4 in
+/// bins of 10 need three bins while volume and L2 give two; item duals ½ and a cut over the
+/// first three items at −0.1 prove `(2.5 − 0.1) / 1 = 2.4`, so three. Verify re-proves the best
+/// bin under the cut duals; doctored cut duals and malformed triples are rejected.
+#[test]
+fn a_cut_pricing_proof_is_re_derived_and_doctored_cuts_are_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let inst = common::write(
+        &dir,
+        "fives.json",
+        r#"{"capacity": 10, "weights": [4, 4, 4, 4, 4]}"#,
+    );
+    let sol = dir.path().join("ffd.json");
+    solve("binpacking", &inst, "ffd", &sol);
+    let with = |cuts: serde_json::Value| {
+        move |v: &mut Value| {
+            claim_optimal(v);
+            v["certificate"]["method"] = "bp".into();
+            v["certificate"]["proof"] = serde_json::json!({
+                "kind": "pricing", "duals": [0.5, 0.5, 0.5, 0.5, 0.5], "best": 1.0, "cuts": cuts
+            });
+        }
+    };
+    let good = dir.path().join("good.json");
+    edit(
+        &sol,
+        &good,
+        with(serde_json::json!([{"rows": [0, 1, 2], "dual": -0.1}])),
+    );
+    let (code, text) = verify(&inst, &good, &["--strict"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("bound checked (pricing)"), "{text}");
+    let bad = dir.path().join("bad.json");
+    for (cuts, says) in [
+        // The cut's dual too negative: (2.5 − 0.6) / 1 = 1.9, two bins only.
+        (
+            serde_json::json!([{"rows": [0, 1, 2], "dual": -0.6}]),
+            "pricing proof gives",
+        ),
+        (
+            serde_json::json!([{"rows": [0, 0, 2], "dual": -0.1}]),
+            "three increasing items",
+        ),
+        (
+            serde_json::json!([{"rows": [0, 1, 5], "dual": -0.1}]),
+            "three increasing items",
+        ),
+    ] {
+        edit(&sol, &bad, with(cuts.clone()));
+        let (code, text) = verify(&inst, &bad, &[]);
+        assert_eq!(code, Some(1), "{cuts}: {text}");
+        assert!(text.contains(says), "{cuts}: {text}");
+    }
 }
