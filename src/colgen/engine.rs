@@ -60,6 +60,10 @@ pub struct CgSettings {
     pub tail_iterations: usize,
     /// See `tail_iterations`.
     pub tail_gap: f64,
+    /// The algorithm HiGHS solves the master with (`warm`: primal simplex from the last basis
+    /// after new columns, dual after edits; `dual`, `primal`, `ipm`), see
+    /// [`crate::solver::MasterLp`].
+    pub master_lp: crate::solver::MasterLp,
     /// Seconds the first master LP gets even past the deadline: without a master there is
     /// nothing to report.
     pub first_master_seconds: f64,
@@ -88,6 +92,7 @@ impl Default for CgSettings {
             tail_iterations: 20,
             tail_gap: 1e-4,
             first_master_seconds: 1.0,
+            master_lp: crate::solver::MasterLp::Warm,
             cutoff: None,
             give_up_at: None,
         }
@@ -320,6 +325,7 @@ pub fn run<P: Pricing>(
     };
     let (mut mispriced, mut columns_added) = (0usize, 0usize);
     let mut best_farley = 0.0;
+    master.set_algorithm(settings.master_lp);
     // The first solve gets at least a little time: without a master there is nothing to report.
     if settings.dual_optimal_inequalities && settings.stabilise_after == 0 {
         master.add_exchanges(&pricing.dominance())?;

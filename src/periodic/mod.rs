@@ -37,7 +37,7 @@ pub use root::remove_over_coverage;
 pub const NAME: &str = "periodic";
 pub use packing::{group, machine_count, Configuration, Machine};
 pub use pricing::{PeriodicPricing, PricingSettings};
-pub use settings::{BranchSettings, FirstPhase, TreeSettings};
+pub use settings::{BranchSettings, FirstPhase, InitialColumns, TreeSettings};
 pub use solution::Solution;
 pub use tree::TreeEnd;
 pub use verify::{sampled_peak, verify, SAMPLES, TOLERANCE};

@@ -8,7 +8,7 @@ use super::heuristics::{best_fit_decreasing_within, min_max_search_within};
 use super::instance::Instance;
 use super::packing::{group, machine_count, Machine};
 use super::pricing::PeriodicPricing;
-use super::settings::Settings;
+use super::settings::{InitialColumns, Settings};
 use super::solution::{finished, Solution};
 use crate::colgen::{self, Column, CoveringMaster};
 use crate::error::Result;
@@ -90,7 +90,8 @@ pub(super) fn aggregated_root(
     };
     let heuristic_seconds = began.elapsed().as_secs_f64();
 
-    // Initial columns: K0 (as many tasks of one job as fit alone) and the heuristics' machines.
+    // Initial columns: K0 (as many tasks of one job as fit alone) and, unless the settings
+    // say `k0`, the heuristics' machines.
     let mut configs: Vec<Vec<(usize, u32)>> = Vec::new();
     let mut seen = BTreeSet::new();
     let mut push = |t: Vec<(usize, u32)>, configs: &mut Vec<Vec<(usize, u32)>>| {
@@ -105,8 +106,10 @@ pub(super) fn aggregated_root(
             .max(1);
         push(vec![(j, n)], &mut configs);
     }
-    for m in bfd.iter().chain(&mm) {
-        push(key(&m.tasks), &mut configs);
+    if settings.initial_columns == InitialColumns::K0AndHeuristics {
+        for m in bfd.iter().chain(&mm) {
+            push(key(&m.tasks), &mut configs);
+        }
     }
     let demands: Vec<f64> = inst.jobs.iter().map(|j| f64::from(j.tasks)).collect();
     let mut master = CoveringMaster::new(&demands);

@@ -40,6 +40,21 @@ pub struct Settings {
     pub integer_margin_seconds: f64,
     /// How far column generation's first phase runs (Fig. 2 of the paper).
     pub first_phase: FirstPhase,
+    /// The first master's columns.
+    pub initial_columns: InitialColumns,
+}
+
+/// The columns the job-level master starts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InitialColumns {
+    /// Ours (default): the paper's `K_0` and the machines of BFD (and of MM with `mm_start`),
+    /// which the integer finish starts from.
+    #[default]
+    K0AndHeuristics,
+    /// The paper's §4: `K_0` alone, one column per job holding as many of its tasks as fit
+    /// on one machine.
+    K0,
 }
 
 /// How far column generation's first phase runs.
@@ -103,6 +118,7 @@ impl Default for Settings {
             integer_margin_share: 0.15,
             integer_margin_seconds: 0.5,
             first_phase: FirstPhase::BoundClosure,
+            initial_columns: InitialColumns::K0AndHeuristics,
         }
     }
 }

@@ -17,6 +17,27 @@ pub type Column = Vec<(usize, f64)>;
 const DUAL_SIMPLEX: i32 = 1;
 const PRIMAL_SIMPLEX: i32 = 4;
 
+/// The algorithm HiGHS solves a [`ColumnLp`] with (a setting of column generation's master,
+/// `cg.master_lp`, measured for Fig. 2 of Belaid 2015 in docs/results.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MasterLp {
+    /// Primal simplex from the last basis after new columns (it stays primal feasible), dual
+    /// simplex after edited rows or coefficients (it stays dual feasible).
+    #[default]
+    Warm,
+    /// Dual simplex at every solve.
+    Dual,
+    /// Primal simplex at every solve.
+    Primal,
+    /// HiGHS's interior point method at every solve, with its crossover to a vertex (no warm
+    /// start).
+    Ipm,
+    /// The interior point method without the crossover: duals from the interior of the
+    /// optimal face rather than a vertex (no warm start).
+    IpmNoCrossover,
+}
+
 /// A minimisation LP kept alive between solves.
 pub struct ColumnLp {
     rows: Vec<::highs::Row>,
@@ -28,6 +49,8 @@ pub struct ColumnLp {
     /// Wall seconds spent in HiGHS's `run` so far: HiGHS's `time_limit` is measured on its
     /// cumulative run clock, not per call, so each call's limit is this plus what is left.
     highs_seconds: f64,
+    /// The algorithm of every solve.
+    algorithm: MasterLp,
 }
 
 enum State {
@@ -65,7 +88,13 @@ impl ColumnLp {
             state: State::Building(Box::new(p)),
             edited: false,
             highs_seconds: 0.0,
+            algorithm: MasterLp::Warm,
         }
+    }
+
+    /// The algorithm of the next solves.
+    pub fn set_algorithm(&mut self, algorithm: MasterLp) {
+        self.algorithm = algorithm;
     }
 
     /// Number of rows.
@@ -210,13 +239,26 @@ impl ColumnLp {
         // New columns leave the last basis primal feasible: the primal simplex goes on from it
         // (measured: master time 0.46 -> 0.26 s over 250 iterations on a large-task
         // instance); edited rows leave it dual feasible instead (diving).
-        let strategy = if self.edited {
-            DUAL_SIMPLEX
-        } else {
-            PRIMAL_SIMPLEX
+        let strategy = match self.algorithm {
+            MasterLp::Warm if self.edited => DUAL_SIMPLEX,
+            MasterLp::Warm | MasterLp::Primal | MasterLp::Ipm | MasterLp::IpmNoCrossover => {
+                PRIMAL_SIMPLEX
+            }
+            MasterLp::Dual => DUAL_SIMPLEX,
         };
         model
             .try_set_option("simplex_strategy", strategy)
+            .map_err(|e| Error::Highs(e.to_string()))?;
+        let (solver, crossover) = match self.algorithm {
+            MasterLp::Ipm => ("ipm", "on"),
+            MasterLp::IpmNoCrossover => ("ipm", "off"),
+            _ => ("choose", "on"),
+        };
+        model
+            .try_set_option("solver", solver)
+            .map_err(|e| Error::Highs(e.to_string()))?;
+        model
+            .try_set_option("run_crossover", crossover)
             .map_err(|e| Error::Highs(e.to_string()))?;
         self.edited = false;
         if let Some(left) = deadline.remaining_secs() {

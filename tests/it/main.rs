@@ -24,6 +24,7 @@ mod market_suspend;
 mod paper_readings;
 mod periodic_bp;
 mod periodic_cg;
+mod periodic_google;
 mod periodic_pricing;
 mod problem_toy;
 mod proofs;

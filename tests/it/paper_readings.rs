@@ -110,6 +110,81 @@ fn first_phase_to_convergence_proves_no_improving_column() {
     );
 }
 
+/// Fig. 2's variants (issue 39): the paper's starting columns (`K_0` alone), the exact pricing
+/// at every iteration and each master LP algorithm all converge to the same LP bound as the
+/// default; a bad value is an input error naming it.
+#[test]
+fn fig2_variants_converge_to_the_same_bound() {
+    let d = tempfile::tempdir().unwrap();
+    let inst = "data/examples/periodic.json";
+    let jobs = serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(inst).unwrap())
+        .unwrap()["jobs"]
+        .as_array()
+        .unwrap()
+        .len() as f64;
+    // The arguments of a `cg` solve with the settings `toml` (written to NAME.toml).
+    let args = |name: &str, toml: &str| -> Vec<String> {
+        let f = d.path().join(format!("{name}.toml"));
+        std::fs::write(&f, toml).unwrap();
+        ["solve", "periodic", inst, "--method", "cg", "--settings"]
+            .iter()
+            .map(|a| a.to_string())
+            .chain([f.to_str().unwrap().to_string()])
+            .collect()
+    };
+    let solve = |name: &str, toml: &str| {
+        let a = args(name, toml);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        run_json(d.path(), &format!("{name}.json"), &a)
+    };
+    let base = solve("base", "first_phase = \"paper\"\n");
+    let bound = base["lp_bound"].as_f64().unwrap();
+    assert!(
+        base["certificate"]["stats"]["columns_initial"]
+            .as_f64()
+            .unwrap()
+            > jobs
+    );
+    for (name, toml) in [
+        ("k0", "first_phase = \"paper\"\ninitial_columns = \"k0\"\n"),
+        (
+            "exact",
+            "first_phase = \"paper\"\n[pricing]\nexact_every_iteration = true\n",
+        ),
+        (
+            "dual",
+            "first_phase = \"paper\"\n[cg]\nmaster_lp = \"dual\"\n",
+        ),
+        (
+            "primal",
+            "first_phase = \"paper\"\n[cg]\nmaster_lp = \"primal\"\n",
+        ),
+        (
+            "ipm",
+            "first_phase = \"paper\"\n[cg]\nmaster_lp = \"ipm\"\n",
+        ),
+        (
+            "ipm-no-crossover",
+            "first_phase = \"paper\"\n[cg]\nmaster_lp = \"ipm-no-crossover\"\n",
+        ),
+    ] {
+        let v = solve(name, toml);
+        let stats = &v["certificate"]["stats"];
+        assert_eq!(stats["root_converged"], 1.0, "{name}");
+        let b = v["lp_bound"].as_f64().unwrap();
+        assert!(
+            (b - bound).abs() < 1e-5 * bound,
+            "{name}: {b} against {bound}"
+        );
+        if name == "k0" {
+            assert_eq!(stats["columns_initial"].as_f64().unwrap(), jobs);
+        }
+    }
+    let bad = args("bad", "[cg]\nmaster_lp = \"barrier\"\n");
+    let bad: Vec<&str> = bad.iter().map(String::as_str).collect();
+    expect_input_error(&bad, &["master_lp", "barrier"]);
+}
+
 #[test]
 fn ec_with_vm_major_ties_is_ec_lb() {
     let d = tempfile::tempdir().unwrap();
