@@ -364,6 +364,7 @@ pub fn root(
     let mut bound = ceil_with_tolerance(cg.bound).max(volume);
     let mut bins = start;
     let mut enumerated = None;
+    let mut retry = false;
     if (bins.len() as u64) > bound {
         // The root's duals decide which columns a better packing could use.
         let closure = close_by_enumeration(
@@ -374,18 +375,7 @@ pub fn root(
             &bp.enumeration,
             deadline,
         )?;
-        let closure = match closure {
-            None if stabilised(root_cg) && bp.enumeration.plain_retry_share > 0.0 => plain_closure(
-                &demands,
-                types.to_type_columns(&bins),
-                &mut oracle,
-                root_cg,
-                bins.len() as u64 - 1,
-                &bp.enumeration,
-                deadline,
-            )?,
-            c => c,
-        };
+        retry = closure.is_none() && stabilised(root_cg) && bp.enumeration.plain_retry_share > 0.0;
         if let Some(c) = closure {
             enumerated = Some(c.columns);
             bound = bound.max(c.bound);
@@ -431,6 +421,26 @@ pub fn root(
             let found = types.to_unit_bins(&cols);
             if found.len() < bins.len() {
                 bins = found;
+            }
+        }
+    }
+    if retry && (bins.len() as u64) > bound && !deadline.expired() {
+        // After the dives, which find the IRUP packings (AI) that the retry would only list.
+        let start = types.to_type_columns(&bins);
+        let target = bins.len() as u64 - 1;
+        if let Some(c) = plain_closure(
+            &demands,
+            start,
+            &mut oracle,
+            root_cg,
+            target,
+            &bp.enumeration,
+            deadline,
+        )? {
+            enumerated = Some(c.columns);
+            bound = bound.max(c.bound);
+            if let Some(cols) = c.bins {
+                bins = types.to_unit_bins(&cols);
             }
         }
     }
