@@ -1,7 +1,7 @@
 # Read by cmake when highs-sys builds HiGHS (C++), through CMAKE_TOOLCHAIN_FILE (set by the
 # Makefile). HiGHS is the longest step of a fresh build and the rest of the crate
 # waits for it: compiled as a unity build (8 sources per compiler run, as HiGHS's own macOS
-# build does), it takes less than half the CPU time (docs/results.md, "Set-up time").
+# build does), its compilers use about 45 % less CPU (docs/results.md, "Set-up time").
 # Without tests (HiGHS's own, never run here). The compilers, flags and build type stay those
 # of highs-sys (Release, -O3).
 set(CMAKE_UNITY_BUILD ON CACHE BOOL "HiGHS as a unity build")
