@@ -14,7 +14,7 @@ use super::fit::ExpandLimit;
 use super::instance::Instance;
 use crate::error::{Error, InputError, Location, Result};
 use crate::solver::{
-    self, Bounds, Deadline, HighsSettings, LinearModel, LinearStatus, RowId, Sense,
+    self, Bounds, BuildClock, Deadline, HighsSettings, LinearModel, LinearStatus, RowId, Sense,
 };
 use serde::{Deserialize, Serialize};
 
@@ -72,13 +72,17 @@ struct Built {
     binaries: usize,
 }
 
-/// Builds the time-indexed MILP under `limit`, refusing models above `max_binaries`.
+/// Builds the time-indexed MILP under `limit`, refusing models above `max_binaries` and,
+/// with a `guard`, models the HiGHS settings refuse for the time or memory left (counted
+/// before building: `Ok(Err(why))`). The clock ticks once per row and column; once it has
+/// expired the build stops and `Ok(Err(why))` says so.
 fn model(
     inst: &Instance,
     limit: ExpandLimit,
     objective: ExactObjective,
     max_binaries: usize,
-) -> Result<Built> {
+    guard: Option<(&HighsSettings, &Deadline)>,
+) -> Result<std::result::Result<Built, String>> {
     let g = grid(inst);
     let slots: Vec<Vec<i64>> = inst
         .apps
@@ -108,19 +112,31 @@ fn model(
         )
         .into());
     }
-    let (model, cols) = build(inst, &slots, horizon, limit, objective);
+    let rows = horizon as u64 + slots.iter().map(|d| 2 * d.len() as u64).sum::<u64>();
+    let refused = guard.and_then(|(highs, deadline)| {
+        let nonzeros = u64::try_from(nonzeros).unwrap_or(u64::MAX);
+        highs.refuse_model(rows, binaries as u64 + 1, nonzeros, deadline)
+    });
+    if let Some(why) = refused {
+        return Ok(Err(why));
+    }
+    let mut clock = BuildClock::new(guard.map_or(&Deadline::none(), |(_, d)| d));
+    let (model, cols) = build(inst, &slots, horizon, limit, objective, &mut clock);
+    if clock.expired() {
+        return Ok(Err("the deadline passed while building the model".into()));
+    }
     // The sum of completions counts start slots in the model; the last durations are a constant.
     let constant = match objective {
         ExactObjective::Makespan => 0.0,
         ExactObjective::SumCompletion => slots.iter().map(|d| d[d.len() - 1]).sum::<i64>() as f64,
     };
-    Ok(Built {
+    Ok(Ok(Built {
         model,
         cols,
         grid: g,
         constant,
         binaries,
-    })
+    }))
 }
 
 /// The time-indexed MILP as CPLEX LP text (or MPS), exactly the model `exact` solves; the
@@ -132,7 +148,8 @@ pub fn lp_file(
     source: &str,
     format: solver::ModelFormat,
 ) -> Result<String> {
-    let b = model(inst, limit, ExactObjective::Makespan, max_binaries)?;
+    let b = model(inst, limit, ExactObjective::Makespan, max_binaries, None)?
+        .map_err(|why| Error::Consistency(format!("the evolving MILP was not built: {why}")))?;
     let comment = vec![
         "Evolving applications: the time-indexed MILP of the least makespan (models/evolving.md section 5)".to_string(),
         format!(
@@ -175,8 +192,15 @@ pub fn solve_exact(
         grid: g,
         constant,
         binaries,
-    } = match model(inst, limit, objective, max_binaries) {
-        Ok(b) => b,
+    } = match model(
+        inst,
+        limit,
+        objective,
+        max_binaries,
+        Some((highs, deadline)),
+    ) {
+        Ok(Ok(b)) => b,
+        Ok(Err(why)) => return Ok(refusal(why)),
         Err(Error::Input(e)) => return Ok(refusal(e.to_string())),
         Err(e) => return Err(e),
     };
@@ -186,6 +210,10 @@ pub fn solve_exact(
         return Ok(refusal(why));
     }
     let out = solver::solve(&model, highs, deadline, None)?;
+    if out.not_loaded() {
+        let why = "the deadline passed while building the model (loading it into HiGHS)";
+        return Ok(refusal(why.into()));
+    }
     let seconds = |v: f64| (v + constant) * g as f64;
     let mut res = ExactOutcome {
         starts: None,
@@ -231,6 +259,7 @@ fn build(
     horizon: i64,
     limit: ExpandLimit,
     objective: ExactObjective,
+    clock: &mut BuildClock,
 ) -> (LinearModel, Layout) {
     let t_count = horizon as usize + 1;
     let mut m = LinearModel::new(Sense::Minimize);
@@ -266,6 +295,9 @@ fn build(
             let n_k = app.steps[k].nodes as f64;
             let n_prev = (k > 0).then(|| app.steps[k - 1].nodes as f64);
             for t in 0..t_count {
+                if clock.tick() {
+                    return (m, layout);
+                }
                 let last_fits = k + 1 < kk || t as i64 + d[k] <= horizon;
                 let mut e = vec![(assign[k], 1.0)];
                 if !last_fits {

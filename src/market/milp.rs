@@ -19,9 +19,10 @@
 use super::instance::{Instance, Res};
 use super::placement::{global_ideal, Evaluation};
 use super::share::ErrorNorm;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::solver::{
-    self, Bounds, ColId, Deadline, HighsSettings, LinearModel, LinearStatus, RowId, Sense,
+    self, Bounds, BuildClock, ColId, Deadline, HighsSettings, LinearModel, LinearStatus, RowId,
+    Sense,
 };
 
 /// What the MILP found.
@@ -38,6 +39,8 @@ pub struct MilpOutcome {
     pub exact: bool,
     /// Binary variables of the model.
     pub binaries: usize,
+    /// False when the deadline passed while the model was being built (nothing was solved).
+    pub built: bool,
 }
 
 /// `(α, w)` columns per VM and node, `None` where the pair is not modelled.
@@ -73,7 +76,8 @@ fn build(
     migrations: usize,
     norm: ErrorNorm,
     delta_max: f64,
-) -> (LinearModel, Layout, bool) {
+    clock: &mut BuildClock,
+) -> Option<(LinearModel, Layout, bool)> {
     let (nn, m) = (inst.nodes.len(), inst.vms.len());
     let (ideal, _) = global_ideal(inst);
     let mut lp = LinearModel::new(Sense::Minimize);
@@ -123,6 +127,9 @@ fn build(
             let mut t_entries = Vec::new();
             let mut h_entries = vec![(supply_lo, cap_n)];
             for v in (0..m).filter(|&v| priced(v)) {
+                if clock.tick() {
+                    return None;
+                }
                 let vm = &inst.vms[v];
                 let cap = vm.cap.get(r) / u;
                 let g = ideal[v].get(r) / u;
@@ -223,7 +230,7 @@ fn build(
         qmax,
         unit,
     };
-    (lp, layout, exact)
+    Some((lp, layout, exact))
 }
 
 /// The column vector of a placement (HiGHS's first incumbent): allocations from the real
@@ -277,10 +284,12 @@ pub fn lp_file(
     start: &[usize],
     source: &str,
     format: solver::ModelFormat,
-) -> String {
+) -> Result<String> {
     let ev = Evaluation::new(inst, start.to_vec(), norm);
     let delta_max = ev.max_error() * (1.0 + 1e-7) + 1e-7;
-    let (lp, _, exact) = build(inst, migrations, norm, delta_max);
+    let never = &mut BuildClock::new(&Deadline::none());
+    let (lp, _, exact) = build(inst, migrations, norm, delta_max, never)
+        .ok_or_else(|| Error::Consistency("the rebalance MILP build stopped".into()))?;
     let comment = vec![
         "Rebalance: the exact MILP of the least largest allocation error (models/market.md section 3.1)".into(),
         format!(
@@ -297,7 +306,7 @@ pub fn lp_file(
             }
         ),
     ];
-    format.write(&lp, &comment)
+    Ok(format.write(&lp, &comment))
 }
 
 /// Solves the exact rebalancing MILP from the placement `start` (its error caps `δ`).
@@ -312,7 +321,18 @@ pub fn exact_rebalance(
     let ev = Evaluation::new(inst, start.to_vec(), norm);
     // A little room above the start's error so that it stays feasible after round-off.
     let delta_max = ev.max_error() * (1.0 + 1e-7) + 1e-7;
-    let (lp, lay, exact) = build(inst, migrations, norm, delta_max);
+    let mut clock = BuildClock::new(deadline);
+    let Some((lp, lay, exact)) = build(inst, migrations, norm, delta_max, &mut clock) else {
+        // The deadline passed while building: no model, the caller keeps its start.
+        return Ok(MilpOutcome {
+            placement: None,
+            bound: None,
+            status: LinearStatus::NoSolution,
+            exact: false,
+            binaries: 0,
+            built: false,
+        });
+    };
     let binaries = lp.cols.iter().filter(|c| c.integer).count();
     let x0 = start_vector(inst, &lay, &ev, lp.cols.len());
     log::debug!(
@@ -340,6 +360,7 @@ pub fn exact_rebalance(
         status: out.status,
         exact,
         binaries,
+        built: !out.not_loaded(),
     })
 }
 

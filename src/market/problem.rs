@@ -146,9 +146,7 @@ impl Problem for Rebalance {
         name: &str,
         format: crate::solver::ModelFormat,
     ) -> Option<Result<String>> {
-        Some(Ok(super::rebalance::model_file(
-            inst, settings, name, format,
-        )))
+        Some(super::rebalance::model_file(inst, settings, name, format))
     }
 
     fn generate(spec: &GenSpec) -> Result<Instance> {

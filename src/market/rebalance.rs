@@ -416,7 +416,7 @@ pub fn model_file(
     settings: &Settings,
     source: &str,
     format: crate::solver::ModelFormat,
-) -> String {
+) -> Result<String> {
     let limit = settings.migration_limit(inst);
     let start = tabu_search(inst, &tabu_params(settings, limit, 0.0));
     let norm = settings.error_norm;
@@ -452,7 +452,7 @@ fn solve_milp(
     let closed = closed_bound(inst, norm, limit);
     let mut sol = evaluate(inst, start.placement.clone(), norm, limit);
     let mut highs_bound = None;
-    let (mut binaries, mut exact) = (0, true);
+    let (mut binaries, mut exact, mut stopped_building) = (0, true, false);
     // The MILP's size per (VM, node) pair, counted on small instances: 19 rows, 5 columns,
     // 50 nonzeros.
     let pairs = (inst.vms.len() * inst.nodes.len()) as u64;
@@ -483,7 +483,15 @@ fn solve_milp(
             out.bound,
             out.exact
         );
-        (highs_bound, binaries, exact) = (out.bound, out.binaries, out.exact);
+        if out.built {
+            (highs_bound, binaries, exact) = (out.bound, out.binaries, out.exact);
+        } else {
+            log::warn!(
+                "milp: the deadline passed while building the model; the answer is the tabu \
+                 start with the untouched bound"
+            );
+            stopped_building = true;
+        }
     }
     let e = sol.max_error;
     // HiGHS's bound holds up to its tolerances; it may not pass the exact error it bounds.
@@ -502,7 +510,7 @@ fn solve_milp(
     st.insert("exact_model".into(), f64::from(u8::from(exact)));
     st.insert(
         "model_not_built".into(),
-        f64::from(u8::from(refused.is_some())),
+        f64::from(u8::from(refused.is_some() || stopped_building)),
     );
     st.insert("tabu_error".into(), start.max_error);
     st.insert("untouched_bound".into(), untouched);

@@ -113,6 +113,48 @@ impl Deadline {
     }
 }
 
+/// The deadline as a model builder sees it: [`BuildClock::tick`] once per row or column
+/// added, and the clock is read only every [`BuildClock::EVERY`] ticks, so the check costs
+/// nothing next to building a row, and a model of fewer than that many rows and columns is
+/// always built. Once it has seen the deadline pass (or an interrupt) it stays expired: the
+/// builder drops the half-built model and the method answers with its warm start or
+/// heuristic.
+#[derive(Debug, Clone, Copy)]
+pub struct BuildClock {
+    deadline: Deadline,
+    ticks: u64,
+    expired: bool,
+}
+
+impl BuildClock {
+    /// Ticks between two readings of the clock.
+    pub const EVERY: u64 = 1024;
+
+    /// A clock over `deadline` (`Deadline::none()`: never expires, as for an export).
+    pub fn new(deadline: &Deadline) -> Self {
+        BuildClock {
+            deadline: *deadline,
+            ticks: 0,
+            expired: false,
+        }
+    }
+
+    /// Counts one row or column; true once the deadline has passed (read every
+    /// [`BuildClock::EVERY`] ticks).
+    pub fn tick(&mut self) -> bool {
+        self.ticks += 1;
+        if !self.expired && self.ticks.is_multiple_of(Self::EVERY) {
+            self.expired = self.deadline.expired();
+        }
+        self.expired
+    }
+
+    /// True once a tick has seen the deadline pass.
+    pub fn expired(&self) -> bool {
+        self.expired
+    }
+}
+
 impl Default for Deadline {
     fn default() -> Self {
         Deadline::none()
@@ -138,6 +180,21 @@ mod tests {
         assert!(Deadline::none().keeping(|_| 5.0).remaining_secs().is_none());
         assert!(Deadline::none().at_least(1.0).remaining_secs().is_none());
         assert!(Deadline::none().capped(3.0).remaining_secs().unwrap() <= 3.0);
+    }
+
+    #[test]
+    fn a_build_clock_reads_the_clock_every_1024_ticks_and_stays_expired() {
+        let mut open = BuildClock::new(&Deadline::none());
+        assert!((0..10 * BuildClock::EVERY).all(|_| !open.tick()));
+        // Passed at the start: seen at the first reading (small models are always built).
+        let mut late = BuildClock::new(&Deadline::after(Some(0.0)));
+        assert_eq!((1..=2048).find(|_| late.tick()), Some(BuildClock::EVERY));
+        // Passes during the build: seen at the next reading, not before.
+        let mut c = BuildClock::new(&Deadline::after(Some(0.02)));
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let seen = (1..=BuildClock::EVERY).find(|_| c.tick());
+        assert_eq!(seen, Some(BuildClock::EVERY));
+        assert!(c.expired() && c.tick());
     }
 
     #[test]

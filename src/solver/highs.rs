@@ -213,6 +213,17 @@ pub struct LinearOutcome {
     pub seconds: f64,
 }
 
+impl LinearOutcome {
+    /// True when the deadline passed while the model was being handed to HiGHS: nothing
+    /// was solved, and the caller answers as if the model had not been built.
+    pub fn not_loaded(&self) -> bool {
+        self.raw_status == NOT_LOADED
+    }
+}
+
+/// [`LinearOutcome::raw_status`] of a model the deadline stopped on its way into HiGHS.
+const NOT_LOADED: &str = "NotLoaded";
+
 fn set<V: highs::HighsOptionValue>(model: &mut highs::Model, name: &str, value: V) -> Result<()> {
     model
         .try_set_option(name, value)
@@ -367,6 +378,18 @@ pub fn solve(
     start: Option<&[f64]>,
 ) -> Result<LinearOutcome> {
     let began = Instant::now();
+    // The deadline passing while the model is handed over: no solve, as at a time limit.
+    let not_loaded = || LinearOutcome {
+        status: LinearStatus::NoSolution,
+        objective: None,
+        dual_bound: None,
+        columns: None,
+        row_duals: None,
+        raw_status: NOT_LOADED.into(),
+        iterations: 0,
+        seconds: began.elapsed().as_secs_f64(),
+    };
+    let mut clock = super::BuildClock::new(deadline);
     let mut problem = ColProblem::default();
     let rows: Vec<highs::Row> = model
         .rows
@@ -374,6 +397,10 @@ pub fn solve(
         .map(|r| problem.add_row(r.bounds.lower..=r.bounds.upper))
         .collect();
     for c in &model.cols {
+        if clock.tick() {
+            log::debug!("HiGHS: the deadline passed while loading the model");
+            return Ok(not_loaded());
+        }
         let factors: Vec<(highs::Row, f64)> =
             c.entries.iter().map(|&(r, a)| (rows[r.0], a)).collect();
         problem.add_column_with_integrality(

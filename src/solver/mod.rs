@@ -21,7 +21,7 @@ pub mod weak_duality;
 pub use self::highs::{solve, solve_file, HighsSettings, LinearOutcome, LinearStatus};
 pub use column_lp::{Column, ColumnLp, LpSolution, MasterLp};
 pub use covering::{CoveringLp, CoveringSolution};
-pub use deadline::{clear_interrupt, interrupt, interrupted, Deadline};
+pub use deadline::{clear_interrupt, interrupt, interrupted, BuildClock, Deadline};
 pub use expcone::{maximise_log_sum, LogOutcome, LogProgram};
 pub use linear::{Bounds, ColId, LinearModel, RowId, Sense};
 pub use lp_format::write_lp;

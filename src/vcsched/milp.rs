@@ -11,7 +11,7 @@
 //! interchangeable tasks of a job).
 
 use super::instance::Instance;
-use crate::solver::{self, Bounds, LinearModel, Sense};
+use crate::solver::{self, Bounds, BuildClock, Deadline, LinearModel, Sense};
 
 /// How the MILP is built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +50,47 @@ impl Layout {
 /// Builds the MILP for `inst`: equations 3–11 for sequential jobs, 12–21 when some job is
 /// parallel, plus equation 31 when the instance has current hosts and a budget.
 pub fn build(inst: &Instance, f: Formulation) -> (LinearModel, Layout) {
+    build_until(inst, f, &mut BuildClock::new(&Deadline::none()))
+}
+
+/// The size of [`build`]'s model, counted without building it: `(rows, columns, nonzeros)`.
+pub fn size(inst: &Instance, f: Formulation) -> (u64, u64, u64) {
+    let (h, n) = (inst.hosts as u64, inst.num_tasks() as u64);
+    let job_of = inst.task_jobs();
+    let adapting = inst.is_adaptation();
+    let budget = inst.budget.is_some() && adapting;
+    let pairs = |t: usize| t + 1 < job_of.len() && job_of[t + 1] == job_of[t];
+    let ordered = |t: usize| {
+        f.symmetry_breaking
+            && pairs(t)
+            && (!adapting || inst.current_host(t) == inst.current_host(t + 1))
+    };
+    let (mut rows, mut nonzeros) = (n * h + 2 * n + 2 * h + inst.num_jobs() as u64, 0);
+    for t in 0..job_of.len() {
+        let (c20, order) = (u64::from(pairs(t)), u64::from(ordered(t)));
+        rows += c20 + order;
+        let before = t.checked_sub(1);
+        let c20_before = u64::from(before.is_some_and(pairs));
+        let order_before = u64::from(before.is_some_and(ordered));
+        let moves = match (budget, inst.current_host(t)) {
+            (true, Some(c)) if (c as u64) < h => h - 1,
+            (true, Some(_)) => h,
+            _ => 0,
+        };
+        nonzeros += h * (3 + order + order_before + 4 + c20 + c20_before) + moves;
+    }
+    rows += u64::from(budget);
+    (rows, 2 * n * h + 1, nonzeros + inst.num_jobs() as u64)
+}
+
+/// [`build`] under a deadline: the clock ticks once per row and column, and once it has
+/// expired the build stops, leaving a partial model the caller must drop (it checks
+/// [`BuildClock::expired`]).
+pub fn build_until(
+    inst: &Instance,
+    f: Formulation,
+    clock: &mut BuildClock,
+) -> (LinearModel, Layout) {
     let (h, n) = (inst.hosts, inst.num_tasks());
     let job_of = inst.task_jobs();
     // Task `t` is task `k` of job `job_of[t]`: `i_k` when some job is parallel, `t` otherwise.
@@ -70,23 +111,35 @@ pub fn build(inst: &Instance, f: Formulation) -> (LinearModel, Layout) {
         .collect();
     let adapting = inst.is_adaptation();
     let mut m = LinearModel::new(Sense::Maximize);
+    let layout = Layout { hosts: h, tasks: n };
     // Rows first: the model is built column-wise.
-    let c6: Vec<Vec<_>> = (0..n)
-        .map(|t| {
-            (0..h)
-                .map(|j| m.add_row(format!("c6_{}_{j}", label[t]), Bounds::at_most(0.0)))
-                .collect()
-        })
-        .collect();
+    let mut c6: Vec<Vec<_>> = Vec::with_capacity(n);
+    for task in &label {
+        let mut row = Vec::with_capacity(h);
+        for j in 0..h {
+            if clock.tick() {
+                return (m, layout);
+            }
+            row.push(m.add_row(format!("c6_{task}_{j}"), Bounds::at_most(0.0)));
+        }
+        c6.push(row);
+    }
     let c7: Vec<_> = (0..n)
         .map(|t| m.add_row(format!("c7_{}", label[t]), Bounds::equal(1.0)))
         .collect();
-    let c8: Vec<_> = (0..h)
-        .map(|j| m.add_row(format!("c8_{j}"), Bounds::at_most(1.0)))
-        .collect();
-    let c9: Vec<_> = (0..h)
-        .map(|j| m.add_row(format!("c9_{j}"), Bounds::at_most(1.0)))
-        .collect();
+    let (mut c8, mut c9) = (Vec::with_capacity(h), Vec::with_capacity(h));
+    for j in 0..h {
+        if clock.tick() {
+            return (m, layout);
+        }
+        c8.push(m.add_row(format!("c8_{j}"), Bounds::at_most(1.0)));
+    }
+    for j in 0..h {
+        if clock.tick() {
+            return (m, layout);
+        }
+        c9.push(m.add_row(format!("c9_{j}"), Bounds::at_most(1.0)));
+    }
     let c10: Vec<_> = (0..n)
         .map(|t| {
             let cap = inst.jobs[job_of[t]].cpu;
@@ -118,6 +171,9 @@ pub fn build(inst: &Instance, f: Formulation) -> (LinearModel, Layout) {
         .map(|b| m.add_row("c31", Bounds::at_most(b)));
     for (t, job) in inst.tasks().enumerate() {
         for j in 0..h {
+            if clock.tick() {
+                return (m, layout);
+            }
             let upper = if f.symmetry_breaking && !adapting && j > t {
                 0.0
             } else {
@@ -147,6 +203,9 @@ pub fn build(inst: &Instance, f: Formulation) -> (LinearModel, Layout) {
     for (t, job) in inst.tasks().enumerate() {
         let share = 1.0 / (job.cpu * f64::from(job.tasks));
         for j in 0..h {
+            if clock.tick() {
+                return (m, layout);
+            }
             let mut entries = vec![
                 (c6[t][j], 1.0),
                 (c8[j], 1.0),
@@ -170,7 +229,7 @@ pub fn build(inst: &Instance, f: Formulation) -> (LinearModel, Layout) {
     }
     let y_entries = c11.iter().map(|&r| (r, -1.0)).collect();
     m.add_col("Y", 1.0, Bounds::new(0.0, 1.0), false, y_entries);
-    (m, Layout { hosts: h, tasks: n })
+    (m, layout)
 }
 
 /// A feasible column vector for a placement: `a_ij = α_i Y` with `Y` its minimum yield.
@@ -231,4 +290,69 @@ pub fn model_file(
         comment[1] += &format!(", {} tasks (task k of job i is i_k)", inst.num_tasks());
     }
     format.write(&model, &comment)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vcsched::generate::{generate, Spec};
+    use crate::vcsched::perturb::{adaptation, Perturbation};
+
+    fn counted(inst: &Instance, f: Formulation) -> (u64, u64, u64) {
+        let (m, _) = build(inst, f);
+        let nonzeros = m.cols.iter().map(|c| c.entries.len() as u64).sum();
+        (m.rows.len() as u64, m.cols.len() as u64, nonzeros)
+    }
+
+    /// The size counted before the build (the guard's) is the built model's, for sequential,
+    /// parallel and budgeted adaptation instances, with and without symmetry breaking.
+    #[test]
+    fn the_size_counted_before_the_build_is_the_built_size() {
+        let spec = |parallel| Spec {
+            hosts: 5,
+            jobs: 12,
+            slack: 0.3,
+            cv_mem: 0.5,
+            cv_cpu: 0.5,
+            seed: 3,
+            parallel,
+        };
+        let adapted = adaptation(&spec(false), &Perturbation::default(), Some(1.0)).unwrap();
+        assert!(adapted.is_adaptation() && adapted.budget.is_some());
+        let instances = [
+            generate(&spec(false)).unwrap(),
+            generate(&spec(true)).unwrap(),
+            adapted,
+        ];
+        for inst in &instances {
+            for symmetry_breaking in [false, true] {
+                let f = Formulation { symmetry_breaking };
+                assert_eq!(size(inst, f), counted(inst, f), "{symmetry_breaking}");
+            }
+        }
+    }
+
+    /// A build whose deadline has passed stops at the clock's first reading.
+    #[test]
+    fn a_build_past_its_deadline_stops_early() {
+        let spec = Spec {
+            hosts: 40,
+            jobs: 200,
+            slack: 0.3,
+            cv_mem: 0.5,
+            cv_cpu: 0.5,
+            seed: 1,
+            parallel: false,
+        };
+        let inst = generate(&spec).unwrap();
+        let f = Formulation {
+            symmetry_breaking: true,
+        };
+        let mut clock = BuildClock::new(&Deadline::after(Some(0.0)));
+        let (m, _) = build_until(&inst, f, &mut clock);
+        assert!(clock.expired());
+        assert!(m.rows.len() + m.cols.len() < BuildClock::EVERY as usize);
+        // The whole model is many readings long.
+        assert!(size(&inst, f).1 > 10 * BuildClock::EVERY);
+    }
 }

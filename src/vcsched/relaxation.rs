@@ -15,7 +15,9 @@
 use super::instance::Instance;
 use super::milp::{self, Formulation, Layout};
 use crate::error::{Error, Result};
-use crate::solver::{self, Bounds, Deadline, HighsSettings, LinearModel, LinearStatus, Sense};
+use crate::solver::{
+    self, Bounds, BuildClock, Deadline, HighsSettings, LinearModel, LinearStatus, Sense,
+};
 use serde::{Deserialize, Serialize};
 
 /// Which LP gives the relaxation's optimal point.
@@ -108,12 +110,18 @@ fn unfinished(inst: &Instance, layout: Layout, route: Route) -> Relaxation {
 /// The whole relaxation, which must agree with the closed form (or lie below it under a
 /// budget).
 fn solve_full(inst: &Instance, highs: &HighsSettings, deadline: &Deadline) -> Result<Relaxation> {
-    let (model, layout) = milp::build(
+    let mut clock = BuildClock::new(deadline);
+    let (model, layout) = milp::build_until(
         inst,
         Formulation {
             symmetry_breaking: false,
         },
+        &mut clock,
     );
+    if clock.expired() {
+        // The deadline passed while building: the closed form alone.
+        return Ok(unfinished(inst, layout, Route::Full));
+    }
     let out = solver::solve(&model.relaxed(), highs, deadline, None)?;
     let value = match out.status {
         LinearStatus::Optimal => out.objective,
@@ -154,12 +162,17 @@ fn solve_full(inst: &Instance, highs: &HighsSettings, deadline: &Deadline) -> Re
 
 /// A vertex of the optimal face `Y = Y*`, mapped into the whole relaxation and checked there.
 fn solve_face(inst: &Instance, highs: &HighsSettings, deadline: &Deadline) -> Result<Relaxation> {
-    let (full, layout) = milp::build(
+    let mut clock = BuildClock::new(deadline);
+    let (full, layout) = milp::build_until(
         inst,
         Formulation {
             symmetry_breaking: false,
         },
+        &mut clock,
     );
+    if clock.expired() {
+        return Ok(unfinished(inst, layout, Route::Face));
+    }
     // Σ m_t > H: summing the memory rows proves the relaxation infeasible.
     let Some(y) = closed_form_bound(inst) else {
         return Ok(Relaxation {
@@ -183,6 +196,9 @@ fn solve_face(inst: &Instance, highs: &HighsSettings, deadline: &Deadline) -> Re
         .collect();
     for (t, task) in inst.tasks().enumerate() {
         for j in 0..h {
+            if clock.tick() {
+                return Ok(unfinished(inst, layout, Route::Face));
+            }
             let entries = vec![(assign[t], 1.0), (cpu[j], y * task.cpu), (mem[j], task.mem)];
             face.add_col(
                 format!("e_{t}_{j}"),

@@ -8,7 +8,7 @@ use super::method::{Found, Settings};
 use super::{adapt, improve, lns, mcb, milp, packing, relabel};
 use crate::error::{Error, Result};
 use crate::problem::Proof;
-use crate::solver::{self, Deadline, LinearStatus};
+use crate::solver::{self, BuildClock, Deadline, LinearStatus};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -196,8 +196,6 @@ fn milp_search(
     let form = milp::Formulation {
         symmetry_breaking: settings.symmetry_breaking,
     };
-    let (mut model, layout) = milp::build(inst, form);
-    model.cols[layout.y()].bounds = crate::solver::Bounds::new(0.0, ub.min(1.0));
     // MCB8 (or, for an adaptation, `adapt`) seeds HiGHS with an incumbent, relabelled so it
     // respects the symmetry breaking.
     let seed = settings
@@ -216,23 +214,35 @@ fn milp_search(
         (a, b) => a.or(b),
     }
     .map(|p| canonical(inst, &p, settings.symmetry_breaking));
-    let start = seed.as_ref().map(|p| {
-        let y = super::allocation::placement_min_yield(inst, p);
-        milp::start_vector(inst, &layout, p, y)
-    });
-    let (rows, columns) = (model.rows.len() as u64, model.cols.len() as u64);
-    let nonzeros: u64 = model.cols.iter().map(|c| c.entries.len() as u64).sum();
+    // Too large for the time or memory left (counted before building), or the deadline passed
+    // while building: the warm start, with the closed-form bound.
+    let not_built = |why: &str| {
+        log::warn!("milp: {why}: not built; the answer is the warm start");
+        Ok(Found::placement(seed.clone()).stat("model_not_built", 1.0))
+    };
+    let (rows, columns, nonzeros) = milp::size(inst, form);
     // HiGHS loads and presolves this MILP at about a quarter of the default rate (256 hosts ×
     // 2,000 jobs, 3.6 M nonzeros: 14.6 s before the first node), so it counts four times.
     if let Some(why) = settings
         .highs
         .refuse_model(rows, columns, 4 * nonzeros, deadline)
     {
-        // Too large for the time or memory left: the warm start, with the closed-form bound.
-        log::warn!("milp: {why}: not built; the answer is the warm start");
-        return Ok(Found::placement(seed).stat("model_not_built", 1.0));
+        return not_built(&why);
     }
+    let mut clock = BuildClock::new(deadline);
+    let (mut model, layout) = milp::build_until(inst, form, &mut clock);
+    if clock.expired() {
+        return not_built("the deadline passed while building the model");
+    }
+    model.cols[layout.y()].bounds = crate::solver::Bounds::new(0.0, ub.min(1.0));
+    let start = seed.as_ref().map(|p| {
+        let y = super::allocation::placement_min_yield(inst, p);
+        milp::start_vector(inst, &layout, p, y)
+    });
     let out = solver::solve(&model, &settings.highs, deadline, start.as_deref())?;
+    if out.not_loaded() {
+        return not_built("the deadline passed while building the model (loading it into HiGHS)");
+    }
     let mut f = Found::placement(None)
         .stat("highs_iterations", out.iterations as f64)
         .stat("highs_seconds", out.seconds);

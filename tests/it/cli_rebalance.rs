@@ -170,9 +170,9 @@ fn a_model_too_large_is_not_built_and_says_so() {
         "--seed",
         "3",
         "--nodes-min",
-        "6",
+        "3",
         "--nodes-max",
-        "6",
+        "3",
         "--output",
         inst,
     ]);
