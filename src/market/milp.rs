@@ -372,7 +372,12 @@ pub fn relaxation(
     norm: ErrorNorm,
     delta_max: f64,
 ) -> LinearModel {
-    build(inst, migrations, norm, delta_max).0.relaxed()
+    // No deadline: the clock never expires, so the model is always built.
+    let mut clock = BuildClock::new(&Deadline::none());
+    build(inst, migrations, norm, delta_max, &mut clock)
+        .expect("a build without a deadline completes")
+        .0
+        .relaxed()
 }
 
 /// Solves the LP relaxation and certifies its row duals by weak duality: the multipliers
