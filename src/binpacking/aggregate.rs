@@ -117,12 +117,6 @@ pub struct TypeKnapsack {
     /// The capacity (one dimension) and the enumeration's cell budget.
     capacity: u64,
     cells: u64,
-    /// Per copy: its rank among its type's copies (copies of a type are contiguous).
-    copy_rank: Vec<usize>,
-    /// During a dive: the copies each type may still use (its residual demand, rounded up).
-    /// Copies beyond it are priced at 0 and dropped from the columns: a bin holding more of
-    /// a type than is left would be valued for coverage the residual problem does not need.
-    residual: Option<Vec<usize>>,
 }
 
 impl TypeKnapsack {
@@ -153,18 +147,7 @@ impl TypeKnapsack {
         } else {
             Vec::new()
         };
-        let mut copy_rank = Vec::with_capacity(copy_type.len());
-        for (k, &t) in copy_type.iter().enumerate() {
-            let r = if k > 0 && copy_type[k - 1] == t {
-                copy_rank[k - 1] + 1
-            } else {
-                0
-            };
-            copy_rank.push(r);
-        }
         TypeKnapsack {
-            copy_rank,
-            residual: None,
             type_weights: types
                 .members
                 .iter()
@@ -182,19 +165,7 @@ impl TypeKnapsack {
 
 impl Pricing for TypeKnapsack {
     fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced> {
-        let usable = |copy: usize| match &self.residual {
-            Some(left) => self.copy_rank[copy] < left[self.copy_type[copy]],
-            None => true,
-        };
-        let values: Vec<f64> = (0..self.copy_type.len())
-            .map(|k| {
-                if usable(k) {
-                    duals[self.copy_type[k]]
-                } else {
-                    0.0
-                }
-            })
-            .collect();
+        let values: Vec<f64> = self.copy_type.iter().map(|&t| duals[t]).collect();
         let mut priced = self.inner.price(&values, deadline)?;
         let mut seen = std::collections::HashSet::new();
         priced.columns = priced
@@ -202,7 +173,7 @@ impl Pricing for TypeKnapsack {
             .into_iter()
             .map(|(c, v)| {
                 let mut count: Vec<(usize, f64)> = Vec::new();
-                for (copy, _) in c.into_iter().filter(|&(k, _)| usable(k)) {
+                for (copy, _) in c {
                     let t = self.copy_type[copy];
                     match count.iter_mut().find(|x| x.0 == t) {
                         Some(x) => x.1 += 1.0,
@@ -237,19 +208,27 @@ impl Pricing for TypeKnapsack {
         pairs
     }
 
+    /// Per copy, 1 for the first copies of each type up to its residual demand (rounded up)
+    /// and 0 beyond: the inner knapsack then prices the copies beyond at 0 and leaves them out
+    /// of its bins ([`crate::colgen::price_uncovered`]), since a bin holding more of a type
+    /// than is left would be valued for coverage the residual problem does not need.
     fn dive(&mut self, residual: &[f64]) {
-        self.residual = Some(
-            residual
-                .iter()
-                .map(|&r| (r - 1e-9).ceil().max(0.0) as usize)
-                .collect(),
-        );
-        // The inner knapsack is over copies, not types: it only learns that a dive is on.
-        self.inner.dive(&[]);
+        let mut rank = 0;
+        let per_copy: Vec<f64> = (0..self.copy_type.len())
+            .map(|k| {
+                let t = self.copy_type[k];
+                rank = if k > 0 && self.copy_type[k - 1] == t {
+                    rank + 1
+                } else {
+                    0
+                };
+                f64::from(u8::from((rank as f64) < (residual[t] - 1e-9).ceil()))
+            })
+            .collect();
+        self.inner.dive(&per_copy);
     }
 
     fn end_dive(&mut self) {
-        self.residual = None;
         self.inner.end_dive();
     }
 

@@ -102,7 +102,7 @@ pub struct BenchRun {
 impl BenchRun {
     /// The run of an answer with `bins` bins and `certificate` (bound, seconds, and the
     /// `root_lp`, `nodes`, `root_seconds` and `root_converged` stats when present), `violations` its `verify` findings.
-    pub fn of(bins: usize, certificate: &crate::problem::Certificate, violations: usize) -> Self {
+    fn of(bins: usize, certificate: &crate::problem::Certificate, violations: usize) -> Self {
         let stat = |k: &str, none: f64| certificate.stats.get(k).copied().unwrap_or(none);
         BenchRun {
             bins: bins as u64,
@@ -119,12 +119,20 @@ impl BenchRun {
         }
     }
 
-    /// The run with `checked`: whether `verify` re-derived the bound, and the seconds the
-    /// checks took (`verify_seconds`).
-    pub fn checked(mut self, checked: bool, verify_seconds: f64) -> Self {
-        self.checked = checked;
-        self.verify_seconds = verify_seconds;
-        self
+    /// The run of an answer with `bins` bins and `certificate`, checked by `check`: it returns
+    /// `verify`'s violations and whether the bound was re-derived, and is timed in process.
+    pub fn verified(
+        bins: usize,
+        certificate: &crate::problem::Certificate,
+        check: impl FnOnce() -> (usize, bool),
+    ) -> Self {
+        let began = std::time::Instant::now();
+        let (violations, checked) = check();
+        BenchRun {
+            checked,
+            verify_seconds: began.elapsed().as_secs_f64(),
+            ..Self::of(bins, certificate, violations)
+        }
     }
 
     /// Disagreements with the published values: a packing below a proven optimum or the best

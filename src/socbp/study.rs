@@ -27,12 +27,14 @@ pub fn run(args: &StudyArgs) -> Result<String> {
                 &settings,
                 &args.deadline(Some(settings.study_seconds)),
             )?;
-            let checking = std::time::Instant::now();
-            let violations = verify(&inst, &sol).len();
-            let checked =
-                super::proof::check(&inst, &sol, crate::problem::Depth::shallow()).is_checked();
-            let secs = checking.elapsed().as_secs_f64();
-            Ok(BenchRun::of(sol.bins.len(), &sol.certificate, violations).checked(checked, secs))
+            Ok(BenchRun::verified(sol.bins.len(), &sol.certificate, || {
+                let violations = verify(&inst, &sol).len();
+                let shallow = crate::problem::Depth::shallow();
+                (
+                    violations,
+                    super::proof::check(&inst, &sol, shallow).is_checked(),
+                )
+            }))
         },
     )
 }
