@@ -7,7 +7,7 @@
 //! well under a second (docs/results.md).
 
 use super::instance::Instance;
-use crate::colgen::vector::maximal_columns;
+use crate::colgen::vector::{maximal_columns, waste_budget};
 use crate::colgen::vector::{BinKnapsack, PricingSettings};
 use crate::colgen::{
     close_by_enumeration, integer_bins, root_dives, run, BpSettings, CgSettings, Column,
@@ -241,6 +241,7 @@ impl Pricing for TypeKnapsack {
         &mut self,
         duals: &[f64],
         min_value: f64,
+        bins: u64,
         limit: usize,
         deadline: &Deadline,
     ) -> Result<Option<Vec<Column>>> {
@@ -253,6 +254,7 @@ impl Pricing for TypeKnapsack {
             &self.type_copies,
             self.capacity,
             min_value,
+            waste_budget(&self.type_weight, &self.type_copies, self.capacity, bins),
             limit,
             self.cells,
             deadline,

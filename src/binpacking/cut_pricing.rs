@@ -217,8 +217,7 @@ impl Search<'_> {
 impl Pricing for CutKnapsack {
     fn price(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced> {
         let floor = 1.0 + self.settings.improvement_tol;
-        let keep = self.settings.max_columns.max(1);
-        let (quick, _, mut nodes) = self.quick.search(duals);
+        let (quick, _, nodes) = self.quick.search(duals);
         let mut improving: Vec<(f64, Vec<usize>)> = quick
             .into_iter()
             .map(|(_, items)| (self.value(&items, duals), items))
@@ -233,8 +232,21 @@ impl Pricing for CutKnapsack {
                 nodes,
             });
         }
-        let (best, complete, n) = self.exact(duals, floor, keep, self.settings.node_limit);
-        nodes += n;
+        let mut exact = self.price_exact(duals, deadline)?;
+        exact.nodes += nodes;
+        Ok(exact)
+    }
+}
+
+impl CutPricing for CutKnapsack {
+    fn set_cuts(&mut self, cuts: &[(Triple, f64)]) {
+        self.cuts = cuts.iter().copied().filter(|c| c.1 < -1e-12).collect();
+    }
+
+    fn price_exact(&mut self, duals: &[f64], _deadline: &Deadline) -> Result<Priced> {
+        let floor = 1.0 + self.settings.improvement_tol;
+        let keep = self.settings.max_columns.max(1);
+        let (best, complete, nodes) = self.exact(duals, floor, keep, self.settings.node_limit);
         let top = best.first().map_or(floor, |b| b.0.max(floor));
         Ok(Priced {
             columns: bins_as_columns(best),
@@ -242,12 +254,6 @@ impl Pricing for CutKnapsack {
             upper_bound: None,
             nodes,
         })
-    }
-}
-
-impl CutPricing for CutKnapsack {
-    fn set_cuts(&mut self, cuts: &[(Triple, f64)]) {
-        self.cuts = cuts.iter().copied().filter(|c| c.1 < -1e-12).collect();
     }
 }
 

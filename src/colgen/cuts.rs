@@ -18,7 +18,7 @@
 //! Only at the root: the tree that follows ([`super::branch_and_price`]) starts without the
 //! cuts, and its bound is kept only when it is higher.
 
-use super::{Column, Pricing};
+use super::{Column, Priced, Pricing};
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
 use crate::solver::{ColumnLp, Deadline};
@@ -34,6 +34,11 @@ pub trait CutPricing: Pricing {
     /// From now on a column holding at least two rows of `cuts[s].0` is worth `cuts[s].1`
     /// (`≤ 0`) more: the values, columns and proofs of [`Pricing::price`] include it.
     fn set_cuts(&mut self, cuts: &[(Triple, f64)]);
+
+    /// The exact step alone: the best columns under the cuts and, when it completes, the
+    /// proven best value. The loop calls it when the quick step's columns all lie within its
+    /// reduced-cost tolerance (they prove nothing and improve nothing).
+    fn price_exact(&mut self, duals: &[f64], deadline: &Deadline) -> Result<Priced>;
 }
 
 /// Settings of the cut rounds.
@@ -258,7 +263,19 @@ pub fn subset_row_root<P: CutPricing>(
             let sigma: Vec<f64> = sol.duals[rows..].iter().map(|d| d.min(0.0)).collect();
             let priced_cuts: Vec<(Triple, f64)> = cuts.iter().copied().zip(sigma.clone()).collect();
             pricing.set_cuts(&priced_cuts);
-            let priced = pricing.price(&pi, deadline)?;
+            let value = |c: &Column| -> f64 {
+                c.iter().map(|&(r, a)| a * pi[r]).sum::<f64>()
+                    + cuts
+                        .iter()
+                        .zip(&sigma)
+                        .map(|(t, s)| s * coefficient(c, t))
+                        .sum::<f64>()
+            };
+            let mut priced = pricing.price(&pi, deadline)?;
+            let improves = |p: &Priced| p.columns.iter().any(|(c, _)| 1.0 - value(c) < -tol);
+            if priced.proven_max.is_none() && !improves(&priced) && !deadline.expired() {
+                priced = pricing.price_exact(&pi, deadline)?;
+            }
             // Weak duality with the cut rows (right-hand sides 1), rounded outward; at
             // convergence this is the LP's value up to round-off, never HiGHS's objective.
             let dual_value = super::safe::sum_down(pi.iter().chain(&sigma).copied());
@@ -274,14 +291,6 @@ pub fn subset_row_root<P: CutPricing>(
                     });
                 }
             }
-            let value = |c: &Column| -> f64 {
-                c.iter().map(|&(r, a)| a * pi[r]).sum::<f64>()
-                    + cuts
-                        .iter()
-                        .zip(&sigma)
-                        .map(|(t, s)| s * coefficient(c, t))
-                        .sum::<f64>()
-            };
             let mut improving: Vec<(f64, Column)> = priced
                 .columns
                 .iter()

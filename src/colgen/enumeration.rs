@@ -115,7 +115,8 @@ pub fn close_by_enumeration<P: Pricing>(
             columns: 0,
         }));
     }
-    let Some(columns) = pricing.enumerate(&pi, 1.0 - threshold, settings.max_columns, deadline)?
+    let Some(columns) =
+        pricing.enumerate(&pi, 1.0 - threshold, target, settings.max_columns, deadline)?
     else {
         log::debug!(
             "enumeration: none within the limits at δ {threshold:.3e} ({} of {} duals zero)",

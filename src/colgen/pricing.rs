@@ -93,16 +93,20 @@ pub trait Pricing {
     /// Reduced-cost enumeration ([`crate::colgen::close_by_enumeration`]): columns such that
     /// every column `a` with `π·a ≥ min_value` lies below one of them (`a ≤ a'` row by row)
     /// that is itself worth at least `min_value` — e.g. every maximal bin worth that much. At
-    /// most `limit` columns. Coefficients must be integers, as the demands. `None` when the oracle cannot enumerate (the default), or a
-    /// limit or the deadline stopped it: then nothing is claimed.
+    /// most `limit` columns. Coefficients must be integers, as the demands. The oracle may
+    /// leave out the columns that no *partition* of the demands into at most `bins` columns
+    /// can hold a sub-column of (e.g. bins wasting more room than `bins` bins have to spare
+    /// in all). `None` when the oracle cannot enumerate (the default), or a limit or the
+    /// deadline stopped it: then nothing is claimed.
     fn enumerate(
         &mut self,
         duals: &[f64],
         min_value: f64,
+        bins: u64,
         limit: usize,
         deadline: &Deadline,
     ) -> Result<Option<Vec<Column>>> {
-        let _ = (duals, min_value, limit, deadline);
+        let _ = (duals, min_value, bins, limit, deadline);
         Ok(None)
     }
 }

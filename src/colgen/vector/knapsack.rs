@@ -7,7 +7,7 @@
 //! that do not conflict with those taken — each drops the other rows, so each is valid;
 //! identical items are left in order, so copies of a `.vbp` item type are not permuted).
 
-use super::enumerate::maximal_columns;
+use super::enumerate::{maximal_columns, waste_budget};
 use crate::colgen::{
     covered_items, price_uncovered, quick_then_exact, BranchPricing, Column, Decisions, Priced,
     Pricing, Searched,
@@ -520,6 +520,7 @@ impl Pricing for BinKnapsack {
         &mut self,
         duals: &[f64],
         min_value: f64,
+        bins: u64,
         limit: usize,
         deadline: &Deadline,
     ) -> Result<Option<Vec<Column>>> {
@@ -534,6 +535,7 @@ impl Pricing for BinKnapsack {
             &counts,
             self.capacity[0],
             min_value,
+            waste_budget(&weights, &counts, self.capacity[0], bins),
             limit,
             self.settings.enumeration_cells,
             deadline,

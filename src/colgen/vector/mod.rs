@@ -8,6 +8,6 @@ mod enumerate;
 mod fit;
 mod knapsack;
 
-pub use enumerate::{maximal_bins, maximal_columns, Stopped};
+pub use enumerate::{maximal_bins, maximal_columns, waste_budget, Stopped};
 pub use fit::{fit_decreasing, relative_size};
 pub use knapsack::{BinKnapsack, PricingSettings};
