@@ -1,4 +1,3 @@
-// NOTE FROM THE LEAD: read LEAD_RULES.md at the worktree root (rules and the 16:50 UTC deadline) before anything else; delete this line and that file before committing.
 //! How a certificate's bound was obtained, and what a checker needs to re-derive it (issue 37):
 //! the method that makes a bound says how; `verify` re-derives what it can from the instance
 //! and the proof alone, and labels the rest.
