@@ -10,7 +10,8 @@
 //! `T·H + 2T + 2H`); the point it gives is mapped back and checked against the whole
 //! relaxation. On the 64-host, 500-job instance this is the difference between seconds and a
 //! fraction of one (docs/results.md). A budget can push the LP below the closed form, so a
-//! budgeted adaptation always takes the whole relaxation.
+//! budgeted adaptation always takes the whole relaxation, whose bound is then the weak-duality
+//! bound of HiGHS's row duals and its `dual` proof ([`super::lp_dual`]), not HiGHS's value.
 
 use super::instance::Instance;
 use super::milp::{self, Formulation, Layout};
