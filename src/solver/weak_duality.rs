@@ -209,15 +209,26 @@ pub fn bound(m: &LinearModel, y: &[f64]) -> Result<f64, Refused> {
 /// `duals` and `−duals` is [`clip`]ped and bounded; the better is returned with its bound.
 /// `None` when neither gives a finite bound.
 pub fn certify(m: &LinearModel, duals: &[f64]) -> Option<(Vec<f64>, f64)> {
+    better_of_signs(m.sense, duals, |y| {
+        let y = clip(m, &y);
+        let b = bound(m, &y).ok()?;
+        b.is_finite().then_some((y, b))
+    })
+}
+
+/// A solver's duals under both sign conventions (`duals`, `−duals`), each made into a proof
+/// and its bound by `prove`; the stronger for `sense` (the higher lower bound of a
+/// minimisation, the lower upper bound of a maximisation) is returned.
+pub fn better_of_signs<T>(
+    sense: Sense,
+    duals: &[f64],
+    prove: impl Fn(Vec<f64>) -> Option<(T, f64)>,
+) -> Option<(T, f64)> {
     let flipped: Vec<f64> = duals.iter().map(|v| -v).collect();
     [duals.to_vec(), flipped]
         .into_iter()
-        .filter_map(|y| {
-            let y = clip(m, &y);
-            let b = bound(m, &y).ok()?;
-            b.is_finite().then_some((y, b))
-        })
-        .max_by(|a, b| match m.sense {
+        .filter_map(prove)
+        .max_by(|a, b| match sense {
             Sense::Minimize => a.1.total_cmp(&b.1),
             Sense::Maximize => b.1.total_cmp(&a.1),
         })

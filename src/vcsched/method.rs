@@ -534,9 +534,25 @@ fn lp_bound(inst: &Instance, relax: &relaxation::Relaxation) -> Found {
         infeasible: relax.value.is_none(),
         ..Found::placement(None)
     };
-    f.bound = relax.value;
-    f.proof = Some(Proof::solver("highs-lp"));
-    if let Some(c) = relaxation::closed_form_bound(inst) {
+    let closed = relaxation::closed_form_bound(inst);
+    // The whole relaxation's bound is its weak-duality bound (`dual` proof, re-derived by
+    // verify); the face route's value is the closed form; HiGHS's value alone only when it
+    // gave no usable duals.
+    (f.bound, f.proof) = match (&relax.dual, relax.value) {
+        (Some((duals, b)), Some(_)) => (
+            Some(*b),
+            Some(Proof::Dual {
+                lp: super::lp_dual::LP_NAME.into(),
+                duals: duals.clone(),
+            }),
+        ),
+        (_, v) if v.is_some() && v == closed => (v, Some(Proof::closed_form("cpu-sum"))),
+        (_, v) => (v, Some(Proof::solver("highs-lp"))),
+    };
+    if let Some((_, b)) = &relax.dual {
+        f = f.stat("lp_dual_bound", *b);
+    }
+    if let Some(c) = closed {
         f = f.stat("lp_closed_form", c);
     }
     match (relax.finished, relax.value) {

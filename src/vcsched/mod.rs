@@ -12,6 +12,7 @@ pub mod greedy;
 pub mod improve;
 mod instance;
 pub mod lns;
+pub mod lp_dual;
 pub mod mcb;
 mod method;
 pub mod milp;

@@ -1,7 +1,8 @@
 //! The proofs of a VCSched yield bound and their re-derivation (issue 37, models/proofs.md): `cpu-sum` (`min(1, H/Σα)`, §3.1) and `load-bound` (`min(1, 1/L)` with `L`
 //! exact's closed-form floor of the largest load) in closed form; exact's probes, search and
 //! packing proof (`search`, re-run by `--deep`, and on small instances checked against the
-//! MILP); HiGHS's MIP and LP values (`solver`, claimed).
+//! MILP); the relaxation's weak-duality bound (`dual`, `vcsched-lp`, re-derived by
+//! [`super::lp_dual`]); HiGHS's MIP value (`solver`, claimed).
 //!
 //! Both closed forms hold for every instance: flattening a parallel job, dropping current
 //! hosts and a budget only relax the problem, and `Y ≤ 1/L*` on the flattened one.
@@ -41,6 +42,9 @@ pub fn closed_form(inst: &Instance) -> Option<f64> {
 pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
     let c = &sol.certificate;
     with_closed_form(c, Sense::Maximize, closed_form(inst), || {
+        if let Some(Proof::Dual { lp, duals }) = &c.proof {
+            return check_dual(inst, sol, lp, duals);
+        }
         let claimed = c.bound.unwrap_or(1.0);
         if claimed > 0.0 {
             let flat = inst.flattened();
@@ -57,6 +61,35 @@ pub fn check(inst: &Instance, sol: &Solution, depth: Depth) -> BoundCheck {
             _ => BoundCheck::claimed_by(c),
         }
     })
+}
+
+/// A `dual` proof: the relaxation ([`super::lp_dual`]) rebuilt from the instance with the
+/// budget the answer names (its `budget`, else the instance's), weak duality at the
+/// multipliers, judged against the claim.
+fn check_dual(inst: &Instance, sol: &Solution, lp: &str, duals: &[f64]) -> BoundCheck {
+    if lp != super::lp_dual::LP_NAME {
+        return BoundCheck::Refuted {
+            why: format!(
+                "a dual proof of the LP {lp:?}; VCSched's is {:?}",
+                super::lp_dual::LP_NAME
+            ),
+        };
+    }
+    let budgeted;
+    let inst = match sol.budget {
+        Some(b) if inst.is_adaptation() => {
+            budgeted = Instance {
+                budget: Some(b),
+                ..inst.clone()
+            };
+            &budgeted
+        }
+        _ => inst,
+    };
+    match super::lp_dual::check(inst, duals) {
+        Ok(v) => proof::judge(&sol.certificate, Sense::Maximize, "dual", v),
+        Err(why) => BoundCheck::Refuted { why },
+    }
 }
 
 /// Nodes of the independent refutation in a plain `verify`.

@@ -10,7 +10,8 @@
 //! `T·H + 2T + 2H`); the point it gives is mapped back and checked against the whole
 //! relaxation. On the 64-host, 500-job instance this is the difference between seconds and a
 //! fraction of one (docs/results.md). A budget can push the LP below the closed form, so a
-//! budgeted adaptation always takes the whole relaxation.
+//! budgeted adaptation always takes the whole relaxation, whose bound is then the weak-duality
+//! bound of HiGHS's row duals and its `dual` proof ([`super::lp_dual`]), not HiGHS's value.
 
 use super::instance::Instance;
 use super::milp::{self, Formulation, Layout};
@@ -77,6 +78,10 @@ pub struct Relaxation {
     pub finished: bool,
     /// The LP that was solved.
     pub route: Route,
+    /// The whole relaxation's `dual` proof ([`super::lp_dual`]): the multipliers of its rows
+    /// after `c6` and the upper bound they give (rounded outward; HiGHS's value is never the
+    /// bound). `None` for the face route and when HiGHS gave no duals.
+    pub dual: Option<(Vec<f64>, f64)>,
 }
 
 /// Largest row or bound violation accepted for a face point mapped into the whole relaxation.
@@ -104,6 +109,7 @@ fn unfinished(inst: &Instance, layout: Layout, route: Route) -> Relaxation {
         layout,
         finished: false,
         route,
+        dual: None,
     }
 }
 
@@ -122,7 +128,8 @@ fn solve_full(inst: &Instance, highs: &HighsSettings, deadline: &Deadline) -> Re
         // The deadline passed while building: the closed form alone.
         return Ok(unfinished(inst, layout, Route::Full));
     }
-    let out = solver::solve(&model.relaxed(), highs, deadline, None)?;
+    let relaxed = model.relaxed();
+    let out = solver::solve(&relaxed, highs, deadline, None)?;
     let value = match out.status {
         LinearStatus::Optimal => out.objective,
         LinearStatus::Infeasible => None,
@@ -151,12 +158,18 @@ fn solve_full(inst: &Instance, highs: &HighsSettings, deadline: &Deadline) -> Re
             "LP relaxation: closed form {closed:?} but HiGHS {value:?}"
         )));
     }
+    let skip = inst.num_tasks() * inst.hosts;
+    let dual = match (value, &out.row_duals) {
+        (Some(_), Some(d)) => super::lp_dual::certify(&relaxed, skip, d),
+        _ => None,
+    };
     Ok(Relaxation {
         value,
         columns: out.columns,
         layout,
         finished: true,
         route: Route::Full,
+        dual,
     })
 }
 
@@ -181,6 +194,7 @@ fn solve_face(inst: &Instance, highs: &HighsSettings, deadline: &Deadline) -> Re
             layout,
             finished: true,
             route: Route::Face,
+            dual: None,
         });
     };
     let h = inst.hosts;
@@ -244,5 +258,6 @@ fn solve_face(inst: &Instance, highs: &HighsSettings, deadline: &Deadline) -> Re
         layout,
         finished: true,
         route: Route::Face,
+        dual: None,
     })
 }

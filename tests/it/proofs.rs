@@ -479,3 +479,74 @@ fn a_cut_pricing_proof_is_re_derived_and_doctored_cuts_are_rejected() {
         assert!(text.contains(says), "{cuts}: {text}");
     }
 }
+
+/// Issue 37: `lp-bound` on a budgeted adaptation (budget 0: the LP bound falls below both
+/// closed forms) carries the relaxation's `dual` proof, which `verify --strict` re-derives;
+/// the duals scaled, one short, sign-flipped or named for another LP are rejected
+/// (`bound-proof`, exit 1).
+#[test]
+fn the_budgeted_lp_bounds_dual_proof_is_re_derived_and_tampering_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let inst = dir.path().join("adapt.json");
+    let args = "generate vcsched --seed 3 --hosts 4 --jobs 8 --slack 0.3 --cv-mem 0.5 \
+                --cv-cpu 0.5 --adaptation 0 -q --output";
+    let mut args: Vec<&str> = args.split_whitespace().collect();
+    args.push(inst.to_str().unwrap());
+    vcalloc_ok(&args);
+    let sol = dir.path().join("lp.json");
+    solve("vcsched", &inst, "lp-bound", &sol);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&sol).unwrap()).unwrap();
+    let c = &v["certificate"];
+    assert_eq!(c["proof"]["kind"], "dual", "{c}");
+    assert_eq!(c["proof"]["lp"], "vcsched-lp", "{c}");
+    let closed = c["stats"]["lp_closed_form"].as_f64().unwrap();
+    let bound = c["bound"].as_f64().unwrap();
+    assert!(
+        bound < closed - 1e-3,
+        "the budget binds: {bound} vs {closed}"
+    );
+    let (code, text) = verify(&inst, &sol, &["--strict"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("bound checked (dual)"), "{text}");
+    let bad = dir.path().join("bad.json");
+    type Tamper = fn(&mut Vec<Value>);
+    let tamper: [(&str, Tamper); 5] = [
+        ("scaled by 2", |d| {
+            d.iter_mut()
+                .for_each(|x| *x = (2.0 * x.as_f64().unwrap()).into())
+        }),
+        ("halved", |d| {
+            d.iter_mut()
+                .for_each(|x| *x = (0.5 * x.as_f64().unwrap()).into())
+        }),
+        ("one short", |d| {
+            d.pop();
+        }),
+        ("signs flipped", |d| {
+            d.iter_mut()
+                .for_each(|x| *x = (-x.as_f64().unwrap()).into())
+        }),
+        ("zeros", |d| d.iter_mut().for_each(|x| *x = 0.0.into())),
+    ];
+    for (what, f) in tamper {
+        edit(&sol, &bad, |v| {
+            f(v["certificate"]["proof"]["duals"].as_array_mut().unwrap())
+        });
+        let (code, text) = verify(&inst, &bad, &[]);
+        assert_eq!(code, Some(1), "{what}: {text}");
+        assert!(text.contains("bound-proof"), "{what}: {text}");
+    }
+    edit(&sol, &bad, |v| {
+        v["certificate"]["proof"]["lp"] = "fluid-lp".into()
+    });
+    let (code, text) = verify(&inst, &bad, &["--strict"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("vcsched-lp"), "{text}");
+    // The bound lowered below what the duals prove: refuted too.
+    edit(&sol, &bad, |v| {
+        v["certificate"]["bound"] = (bound * 0.99).into()
+    });
+    let (code, text) = verify(&inst, &bad, &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("bound-proof"), "{text}");
+}

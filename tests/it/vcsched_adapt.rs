@@ -177,3 +177,43 @@ fn every_exact_route_matches_brute_force() {
         );
     }
 }
+
+/// Issue 37: `lp-bound` on a budgeted adaptation carries the relaxation's `dual` proof. On
+/// tiny adaptations (tight budgets among them) its bound is never below the brute-force
+/// optimum, and the check re-derives it (`dual`, or a closed form when the budget does not
+/// bind) from the instance and the proof alone; on some the budget binds and the dual proof
+/// is what proves it.
+#[test]
+fn the_budgeted_lp_bound_is_above_brute_force_and_its_dual_proof_is_re_derived() {
+    use vcalloc::problem::{BoundCheck, Depth, Proof};
+    let (mut compared, mut duals) = (0, 0);
+    for seed in 0..45 {
+        let mut inst = common::tiny_adaptation(3_000 + seed, 3, 7);
+        match seed % 3 {
+            1 => inst.budget = inst.budget.map(|b| b / 10.0),
+            2 => inst.budget = Some(0.0),
+            _ => {}
+        }
+        let sol = solve(&inst, Method::LpBound, &Settings::default()).unwrap();
+        assert!(verify(&inst, &sol).is_empty(), "seed {seed}");
+        let truth = brute::adapted_min_yield(&inst);
+        if let (Some(ub), Some(y)) = (sol.certificate.bound, truth) {
+            assert!(
+                ub >= y - 1e-9,
+                "seed {seed}: LP bound {ub} below the optimum {y}"
+            );
+            compared += 1;
+        }
+        let check = vcalloc::vcsched::proof::check(&inst, &sol, Depth::shallow());
+        if sol.certificate.bound.is_some() {
+            assert!(check.is_checked(), "seed {seed}: {check:?}");
+        }
+        // A closed form at or below the LP's bound settles it first.
+        if let BoundCheck::Checked { kind: "dual", .. } = check {
+            assert!(matches!(sol.certificate.proof, Some(Proof::Dual { .. })));
+            duals += 1;
+        }
+    }
+    assert!(compared >= 30, "{compared} compared");
+    assert!(duals >= 3, "{duals} dual proofs");
+}
