@@ -20,7 +20,7 @@ use crate::colgen::safe::{covered_down, covered_up, farley_from, sum_down};
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
 use crate::problem::Proof;
-use crate::solver::{ColumnLp, Deadline};
+use crate::solver::{BuildClock, ColumnLp, Deadline};
 use log::{debug, info};
 use std::collections::{BTreeMap, BinaryHeap, HashSet};
 use std::time::Instant;
@@ -532,14 +532,24 @@ fn solve_node(
         }
         col
     };
+    let mut bound = node.bound as f64 - 1.0;
     let mut columns: Vec<Counts> = Vec::with_capacity(pool.len());
     let mut present: HashSet<Counts> = pool.iter().cloned().collect();
+    // The deadline passing while the pool is loaded leaves the node open, as at HiGHS's
+    // time limit (issue 36).
+    let mut clock = BuildClock::new(deadline);
     for c in pool {
+        if clock.tick() {
+            return Ok(NodeResult {
+                bound,
+                end: NodeEnd::Open,
+                columns,
+            });
+        }
         lp.add_column(1.0, 0.0, f64::INFINITY, &full(c))?;
         columns.push(c.clone());
     }
     let threshold = 1.0 + ts.reduced_cost_tol;
-    let mut bound = node.bound as f64 - 1.0;
     loop {
         let Some(sol) = lp.solve(deadline)? else {
             return Ok(NodeResult {

@@ -222,6 +222,12 @@ impl ColumnLp {
     /// Any end but optimal or the time limit is an error (a restricted master is built to be
     /// feasible and bounded).
     pub fn solve(&mut self, deadline: &Deadline) -> Result<Option<LpSolution>> {
+        // A model not yet in HiGHS is not handed over once the deadline has passed (issue
+        // 36): as at HiGHS's time limit, and it stays buildable for a later solve.
+        if matches!(self.state, State::Building(_)) && deadline.expired() {
+            log::debug!("master LP: the deadline passed before it was loaded into HiGHS");
+            return Ok(None);
+        }
         let mut model = match std::mem::replace(&mut self.state, State::Poisoned) {
             State::Building(p) => {
                 let mut m = (*p)
