@@ -300,3 +300,24 @@ impl ColumnLp {
         Ok(Some(out))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_model_is_not_handed_to_highs_after_the_deadline_and_stays_buildable() {
+        // min Σ cost·x over columns covering row 0 at least 1 and row 1 at least 2.
+        let mut lp = ColumnLp::new(&[(1.0, f64::INFINITY), (2.0, f64::INFINITY)]);
+        lp.add_column(1.0, 0.0, f64::INFINITY, &[(0, 1.0)]).unwrap();
+        lp.add_column(1.0, 0.0, f64::INFINITY, &[(1, 1.0)]).unwrap();
+        assert!(lp.solve(&Deadline::after(Some(0.0))).unwrap().is_none());
+        assert!(matches!(lp.state, State::Building(_)) && lp.highs_seconds == 0.0);
+        // Still in the making: a column covering both at 1.5, then solved in full (2.5).
+        lp.add_column(1.5, 0.0, f64::INFINITY, &[(0, 1.0), (1, 1.0)])
+            .unwrap();
+        let s = lp.solve(&Deadline::none()).unwrap().expect("solved");
+        assert!((s.value - 2.5).abs() < 1e-9, "{}", s.value);
+        assert_eq!(s.primal.len(), 3);
+    }
+}
