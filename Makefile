@@ -22,7 +22,8 @@ demo: deps
 
 # What the tests need and no more: the library, the binary, their unit tests, the integration
 # crate tests/it and the doc tests (benches and examples are compiled by `make lint`'s
-# clippy --all-targets instead).
+# clippy --all-targets instead). Two long unit-test sweeps run a quarter and a half of their
+# seeds here and all of them in `make soak` (the `full_sweep` tests).
 test: deps
 	$(CARGO) test --release --lib --bins --tests
 	$(CARGO) test --release --doc
@@ -37,16 +38,18 @@ python-test: deps
 	@bash scripts/python.sh test
 
 bench: deps
-	$(CARGO) bench
+	$(CARGO) bench --features criterion
 
 lint:
 	$(CARGO) fmt --all --check
-	$(CARGO) clippy --release --all-targets -- -D warnings
+	$(CARGO) clippy --release --all-targets --features criterion -- -D warnings
 	$(CARGO) clippy --release -p vcalloc-python -- -D warnings
 
 # Randomised cross-checks of every family's exact methods, bounds and heuristics; exits
-# non-zero on any disagreement, printing its seed and instance.
+# non-zero on any disagreement, printing its seed and instance. First the unit-test sweeps
+# `make test` runs in part (the periodic job tree on 400 seeds, market exact against milp on 24).
 soak: deps
+	$(CARGO) test --release --lib -- --ignored full_sweep
 	$(CARGO) run --release --quiet -- selfcheck --cases $(SOAK_CASES) --seed $(SOAK_SEED)
 
 # Every parser's fuzz target for FUZZ_S seconds each (cargo-fuzz, nightly toolchain;

@@ -7,6 +7,7 @@
 #
 #   scripts/time-limits.sh OUT [S ...]        (VCALLOC=path/to/vcalloc; default target/release)
 #   scripts/time-limits.sh OUT TERM|INT       the same solves, no limit: the signal after 3 s
+#   ONLY="pcec periodic" scripts/time-limits.sh OUT 1 5    only these families' runs
 #
 # The signal mode writes OUT/signals.csv (problem, method, instance, signal, seconds from the
 # signal to the exit, exit code, status, the written answer verifies, finished before the
@@ -33,6 +34,8 @@ gen evolving.json evolving --apps 150..200 --seed 1
 gen evolving-milp.json evolving --apps 80..100 --steps 2..4 --duration 1..30 --step-nodes 1..12 --nodes 240 --seed 3
 gen pcec.json pcec --seed 1 --pms 20 --vms-per-pm 20 --jobs 3000
 gen pcec-enum.json pcec --seed 1 --jobs 8
+# The same 3,000 jobs with the fluid LP bound (three windows of 1,000 jobs): see opts below.
+[ -e "$I/pcec-fluid.json" ] || ln -s pcec.json "$I/pcec-fluid.json"
 gen rebalance.json rebalance --seed 1 --nodes-min 200 --nodes-max 200
 gen bins.json binpacking --items 5000 --seed 4
 gen soc.json socbp --items 3000 --seed 4
@@ -45,10 +48,22 @@ runs=(
     "evolving evolving-milp.json exact"
     "pcec pcec.json ec pc ec-lb"
     "pcec pcec-enum.json enumerate"
+    "pcec pcec-fluid.json ec"
     "rebalance rebalance.json keep tabu milp exact"
     "binpacking bins.json ffd bfd cg bp"
     "socbp soc.json ffd bfd cg bp"
 )
+
+# Options of a run beyond the method, by instance file.
+opts() {
+    case $1 in
+    pcec-fluid.json) echo --lower-bound fluid ;;
+    esac
+}
+# ONLY: the families to run (all when empty).
+wanted() {
+    [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]
+}
 
 if [ "${limits[0]}" = TERM ] || [ "${limits[0]}" = INT ]; then
     sig=${limits[0]}
@@ -56,12 +71,15 @@ if [ "${limits[0]}" = TERM ] || [ "${limits[0]}" = INT ]; then
     [ -s "$csv" ] || echo "problem,method,instance,signal,stop_s,exit,status,verified,finished_first" >"$csv"
     for line in "${runs[@]}"; do
         read -r problem file methods <<<"$line"
+        wanted "$problem" || continue
+        # shellcheck disable=SC2207
+        extra=($(opts "$file"))
         for m in $methods; do
             key="$problem,$m,$file,$sig,"
             grep -q "^$key" "$csv" && continue # resumable
             sol=$out/solutions/$problem-$m-$file-$sig.json
             rm -f "$sol"
-            "$B" solve "$problem" "$I/$file" --method "$m" --time-limit 600 -q --output "$sol" \
+            "$B" solve "$problem" "$I/$file" --method "$m" --time-limit 600 -q --output "$sol" "${extra[@]}" \
                 >/dev/null 2>"$out/solutions/$problem-$m-$file-$sig.err" &
             pid=$!
             sleep 3
@@ -93,12 +111,15 @@ csv=$out/runs.csv
 for s in "${limits[@]}"; do
     for line in "${runs[@]}"; do
         read -r problem file methods <<<"$line"
+        wanted "$problem" || continue
+        # shellcheck disable=SC2207
+        extra=($(opts "$file"))
         for m in $methods; do
             key="$problem,$m,$file,$s,"
             grep -q "^$key" "$csv" && continue # resumable
             sol=$out/solutions/$problem-$m-$file-$s.json
             t0=$(date +%s.%N)
-            "$B" solve "$problem" "$I/$file" --method "$m" --time-limit "$s" -q --output "$sol" \
+            "$B" solve "$problem" "$I/$file" --method "$m" --time-limit "$s" -q --output "$sol" "${extra[@]}" \
                 >/dev/null 2>"$out/solutions/$problem-$m-$file-$s.err"
             code=$?
             t1=$(date +%s.%N)

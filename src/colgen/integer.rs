@@ -5,7 +5,9 @@
 
 use super::Column;
 use crate::error::Result;
-use crate::solver::{self, Bounds, Deadline, HighsSettings, LinearModel, LinearStatus, Sense};
+use crate::solver::{
+    self, Bounds, BuildClock, Deadline, HighsSettings, LinearModel, LinearStatus, Sense,
+};
 
 /// Result of the integer finish.
 #[derive(Debug, Clone)]
@@ -18,6 +20,9 @@ pub struct IntegerOutcome {
     pub restricted_bound: Option<f64>,
     /// Seconds spent.
     pub seconds: f64,
+    /// The deadline passed before or while the model was built or handed to HiGHS (issue
+    /// 36): no solve, `NoSolution`, nothing known beyond the caller's own answer.
+    pub not_built: bool,
 }
 
 /// Solves `min Σ Y_i, Σ_i a_ji Y_i ≥ N_j, Y_i ∈ ℕ` over `columns`; `start` is a feasible
@@ -44,6 +49,21 @@ pub(super) fn integer_master(
     highs: &HighsSettings,
     deadline: &Deadline,
 ) -> Result<IntegerOutcome> {
+    let began = std::time::Instant::now();
+    let not_built = || {
+        log::debug!("integer master: the deadline passed while building it: not solved");
+        Ok(IntegerOutcome {
+            counts: None,
+            status: LinearStatus::NoSolution,
+            restricted_bound: None,
+            seconds: began.elapsed().as_secs_f64(),
+            not_built: true,
+        })
+    };
+    if deadline.expired() {
+        return not_built();
+    }
+    let mut clock = BuildClock::new(deadline);
     let mut m = LinearModel::new(Sense::Minimize);
     let rows: Vec<_> = demands
         .iter()
@@ -60,6 +80,9 @@ pub(super) fn integer_master(
         .collect();
     let count = most.map(|k| m.add_row("count", Bounds::at_most(k as f64)));
     for (i, col) in columns.iter().enumerate() {
+        if clock.tick() {
+            return not_built();
+        }
         // No column is ever needed more often than it takes to cover its largest demand alone.
         let ub = col
             .iter()
@@ -71,6 +94,9 @@ pub(super) fn integer_master(
         m.add_col(format!("y_{i}"), 1.0, Bounds::new(0.0, ub), true, entries);
     }
     let out = solver::solve(&m, highs, deadline, start)?;
+    if out.not_loaded() {
+        return not_built();
+    }
     let counts = out
         .columns
         .map(|x| x.iter().map(|v| v.round().max(0.0) as u64).collect());
@@ -78,7 +104,8 @@ pub(super) fn integer_master(
         counts,
         status: out.status,
         restricted_bound: out.dual_bound,
-        seconds: out.seconds,
+        seconds: began.elapsed().as_secs_f64(),
+        not_built: false,
     })
 }
 
@@ -115,4 +142,28 @@ pub fn integer_bins(
         out.seconds
     );
     Ok(out.counts.map(|counts| repeat_by_counts(columns, &counts)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_integer_master_past_its_deadline_is_not_built() {
+        // Rows covered by pairs {r, r+1}: the optimum needs ⌈rows/2⌉ columns.
+        let rows = 3000;
+        let demands = vec![1.0; rows];
+        let columns: Vec<Column> = (0..rows)
+            .map(|r| vec![(r, 1.0), ((r + 1) % rows, 1.0)])
+            .collect();
+        let h = HighsSettings::default();
+        let out = solve_integer_master(&columns, &demands, None, &h, &Deadline::none()).unwrap();
+        assert!(!out.not_built);
+        assert_eq!(out.counts.unwrap().iter().sum::<u64>(), rows as u64 / 2);
+        // Passed before the build, or seen by the clock: no solve, nothing claimed.
+        let late = Deadline::after(Some(0.0));
+        let out = solve_integer_master(&columns, &demands, None, &h, &late).unwrap();
+        assert!(out.not_built && out.counts.is_none() && out.restricted_bound.is_none());
+        assert_eq!(out.status, LinearStatus::NoSolution);
+    }
 }

@@ -33,7 +33,9 @@ use super::method::Settings;
 use crate::colgen::safe::sum_down;
 use crate::error::Result;
 use crate::solver::weak_duality::{self, Refused};
-use crate::solver::{self, Bounds, Deadline, HighsSettings, LinearModel, LinearStatus, Sense};
+use crate::solver::{
+    self, Bounds, BuildClock, Deadline, HighsSettings, LinearModel, LinearStatus, Sense,
+};
 use serde::{Deserialize, Serialize};
 
 /// The name of the relaxation in a `dual` proof.
@@ -50,6 +52,9 @@ pub struct FluidBound {
     pub windows: usize,
     /// Windows that fell back to the trivial bound (deadline or solver status).
     pub fallbacks: usize,
+    /// Of those, windows whose LP was not built: the deadline had passed before or while
+    /// building it (their multipliers are 0, so they count their trivial bound).
+    pub not_built: usize,
     /// Largest LP: columns and rows.
     pub max_columns: usize,
     /// Rows of that LP.
@@ -84,6 +89,7 @@ pub fn fluid_bound(
         trivial: 0.0,
         windows: 0,
         fallbacks: 0,
+        not_built: 0,
         max_columns: 0,
         max_rows: 0,
         seconds: 0.0,
@@ -99,8 +105,26 @@ pub fn fluid_bound(
     let mut trivials = Vec::new();
     for chunk in jobs.chunks(settings.fluid_window) {
         trivials.push(trivial_down(chunk, rate));
-        let model = window_model(chunk, rate, cap, settings);
         out.windows += 1;
+        // Too large for the time or memory left (counted before building), or the deadline
+        // passed before or while building (issue 36): the window is left out of the LP work,
+        // with multipliers 0 for its rows (the trivial bound, as `check` finds).
+        let (rows, cols, nonzeros) = window_size(chunk, rate, cap, settings);
+        let refused = highs.refuse_model(rows, cols, nonzeros, deadline);
+        if let Some(why) = &refused {
+            log::debug!("fluid LP window {}: {why}: not built", out.windows);
+        }
+        let mut clock = BuildClock::new(deadline);
+        let built = (refused.is_none() && !deadline.expired())
+            .then(|| window_model(chunk, rate, cap, settings, &mut clock))
+            .flatten();
+        let Some(model) = built else {
+            out.fallbacks += 1;
+            out.not_built += 1;
+            values.push(trivial_down(chunk, rate));
+            out.duals.extend(std::iter::repeat_n(0.0, rows as usize));
+            continue;
+        };
         if model.cols.len() > out.max_columns {
             out.max_columns = model.cols.len();
             out.max_rows = model.rows.len();
@@ -110,6 +134,9 @@ pub fn fluid_bound(
         } else {
             Some(solver::solve(&model, &highs, deadline, None)?)
         };
+        if solved.as_ref().is_none_or(|s| s.not_loaded()) {
+            out.not_built += 1;
+        }
         let certified = solved
             .filter(|s| s.status == LinearStatus::Optimal)
             .and_then(|s| s.row_duals)
@@ -128,11 +155,12 @@ pub fn fluid_bound(
     out.trivial = mean_down(&trivials, n);
     out.seconds = began.elapsed().as_secs_f64();
     log::debug!(
-        "fluid bound {} (trivial {}), {} windows, {} fallbacks, {:.2} s",
+        "fluid bound {} (trivial {}), {} windows, {} fallbacks ({} not built), {:.2} s",
         out.mean_xf,
         out.trivial,
         out.windows,
         out.fallbacks,
+        out.not_built,
         out.seconds
     );
     Ok(out)
@@ -185,7 +213,7 @@ pub fn check(inst: &Instance, settings: &Settings, duals: &[f64]) -> Result<f64,
     let mut values = Vec::new();
     let mut at = 0;
     for (k, chunk) in jobs.chunks(settings.fluid_window.max(1)).enumerate() {
-        let model = window_model(chunk, rate, cap, settings);
+        let model = window_model_whole(chunk, rate, cap, settings);
         let rows = model.rows.len();
         let Some(y) = duals.get(at..at + rows) else {
             return Err(format!(
@@ -236,7 +264,10 @@ pub fn lp_file(
     let (jobs, rate, cap) = lp_jobs(inst, settings);
     let mut all = LinearModel::new(Sense::Minimize);
     for (k, chunk) in jobs.chunks(settings.fluid_window).enumerate() {
-        all.append(window_model(chunk, rate, cap, settings), &format!("w{k}_"));
+        all.append(
+            window_model_whole(chunk, rate, cap, settings),
+            &format!("w{k}_"),
+        );
     }
     let comment = vec![
         "PC/EC: the fluid LP bound on the mean expansion factor (models/pcec.md section 6.1)".into(),
@@ -278,10 +309,47 @@ fn grid(chunk: &[LpJob], rate: f64, cap: f64, settings: &Settings) -> Vec<f64> {
     starts
 }
 
+/// Rows, columns and nonzeros (at most) of one window's LP ([`window_model`]), counted
+/// without building it: work and completion rows (one per job each), capacity rows (one per
+/// closed slot); a `u_{j,s}` per slot from j's release on (three entries at most) and an
+/// `F_j` per job.
+fn window_size(chunk: &[LpJob], rate: f64, cap: f64, settings: &Settings) -> (u64, u64, u64) {
+    let starts = grid(chunk, rate, cap, settings);
+    let slots = starts.len();
+    let (mut cols, mut nonzeros) = (chunk.len() as u64, chunk.len() as u64);
+    for job in chunk {
+        let first = starts
+            .partition_point(|&t| t <= job.release)
+            .saturating_sub(1);
+        cols += (slots - first) as u64;
+        nonzeros += 3 * (slots - first) as u64;
+    }
+    ((2 * chunk.len() + slots - 1) as u64, cols, nonzeros)
+}
+
+/// [`window_model`] built to the end (no deadline: `check`, the export).
+fn window_model_whole(chunk: &[LpJob], rate: f64, cap: f64, settings: &Settings) -> LinearModel {
+    window_model(
+        chunk,
+        rate,
+        cap,
+        settings,
+        &mut BuildClock::new(&Deadline::none()),
+    )
+    .expect("no deadline")
+}
+
 /// The LP of one window (see the module comment). Columns: every `u_{j,s}` for the slots
 /// from j's release on, then the `F_j`. Rows: work (one per job), capacity (one per closed
-/// slot), completion (one per job).
-fn window_model(chunk: &[LpJob], rate: f64, cap: f64, settings: &Settings) -> LinearModel {
+/// slot), completion (one per job). `None` once `clock` sees the deadline pass (a tick per
+/// column).
+fn window_model(
+    chunk: &[LpJob],
+    rate: f64,
+    cap: f64,
+    settings: &Settings,
+    clock: &mut BuildClock,
+) -> Option<LinearModel> {
     let starts = grid(chunk, rate, cap, settings);
     let slots = starts.len();
     let mut m = LinearModel::new(Sense::Minimize);
@@ -309,6 +377,9 @@ fn window_model(chunk: &[LpJob], rate: f64, cap: f64, settings: &Settings) -> Li
             .partition_point(|&t| t <= job.release)
             .saturating_sub(1);
         for s in first..slots {
+            if clock.tick() {
+                return None;
+            }
             let from = starts[s].max(job.release);
             let (upper, mut entries) = match starts.get(s + 1) {
                 Some(&to) => (
@@ -340,7 +411,7 @@ fn window_model(chunk: &[LpJob], rate: f64, cap: f64, settings: &Settings) -> Li
             vec![(done[j], 1.0)],
         );
     }
-    m
+    Some(m)
 }
 
 #[cfg(test)]
@@ -362,6 +433,56 @@ mod tests {
         assert_eq!(b.trivial, 1.0);
         assert!(b.mean_xf > 1.2 && b.mean_xf <= 1.5 + 1e-12, "{b:?}");
         assert_eq!(b.fallbacks, 0);
+    }
+
+    #[test]
+    fn windows_past_the_deadline_are_not_built_and_count_their_trivial_bound() {
+        let spec = GenSpec {
+            pms: 3,
+            vms_per_pm: 4,
+            jobs: 120,
+            mean_interarrival: 6.0,
+            ..GenSpec::default()
+        };
+        let i = generate(&spec, 3);
+        let st = Settings {
+            fluid_window: 40,
+            ..Settings::default()
+        };
+        let full = bound(&i, &st);
+        assert_eq!((full.windows, full.not_built), (3, 0));
+        assert!(full.mean_xf > full.trivial, "{full:?}");
+        // Passed before the first window: none built, the trivial bound, and the zero
+        // multipliers have each window's row count (`check` re-derives the same bound).
+        let late = fluid_bound(&i, &st, &Deadline::after(Some(0.0))).unwrap();
+        assert_eq!((late.windows, late.not_built, late.fallbacks), (3, 3, 3));
+        assert_eq!(late.mean_xf, late.trivial);
+        assert_eq!(late.duals.len(), full.duals.len());
+        let checked = check(&i, &st, &late.duals).unwrap();
+        assert!(
+            checked >= late.mean_xf && checked <= full.mean_xf,
+            "{checked}"
+        );
+        // A clock that has already expired stops the build at its first reading.
+        let (jobs, rate, cap) = lp_jobs(&i, &st);
+        let mut clock = BuildClock::new(&Deadline::after(Some(0.0)));
+        let mut ticks = 0;
+        while !clock.tick() {
+            ticks += 1;
+        }
+        assert_eq!(ticks + 1, BuildClock::EVERY as usize);
+        let whole = window_model_whole(&jobs, rate, cap, &st);
+        let (rows, cols, nonzeros) = window_size(&jobs, rate, cap, &st);
+        let entries: usize = whole.cols.iter().map(|c| c.entries.len()).sum();
+        assert_eq!(
+            (whole.rows.len(), whole.cols.len()),
+            (rows as usize, cols as usize)
+        );
+        assert!(entries as u64 <= nonzeros && 2 * entries as u64 >= nonzeros);
+        if whole.cols.len() >= BuildClock::EVERY as usize {
+            let mut c = BuildClock::new(&Deadline::after(Some(0.0)));
+            assert!(window_model(&jobs, rate, cap, &st, &mut c).is_none());
+        }
     }
 
     #[test]
@@ -486,7 +607,7 @@ mod tests {
                 denominator: j.work.max(10.0),
             })
             .collect();
-        let m = window_model(&jobs, rate, 2.0, &st);
+        let m = window_model_whole(&jobs, rate, 2.0, &st);
         let s = solver::solve(&m, &HighsSettings::default(), &Deadline::after(None), None).unwrap();
         let lp = s.objective.unwrap();
         let (_, safe) = weak_duality::certify(&m, s.row_duals.as_ref().unwrap()).unwrap();

@@ -68,6 +68,18 @@ pub fn fluid_certificate(
     stats.insert("fluid_bound".into(), fluid.mean_xf);
     stats.insert("fluid_seconds".into(), fluid.seconds);
     stats.insert("fluid_fallbacks".into(), fluid.fallbacks as f64);
+    if fluid.not_built > 0 {
+        // Too large for the time left, or the deadline passed before or while building a
+        // window's LP (issue 36): those windows count their trivial bound.
+        log::warn!(
+            "fluid LP: {} of {} windows not built (too large for the time left, or the deadline \
+             passed): their trivial bound",
+            fluid.not_built,
+            fluid.windows
+        );
+        stats.insert("model_not_built".into(), 1.0);
+        stats.insert("fluid_not_built".into(), fluid.not_built as f64);
+    }
     let closed = super::solution::xf_lower_bound(inst, settings.xf_threshold);
     let objective = sol.summary.mean_xf;
     if fluid.mean_xf > closed {

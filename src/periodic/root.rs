@@ -189,6 +189,7 @@ pub(super) fn aggregated_root(
         }
     }
     let mut int_seconds = 0.0;
+    let mut int_not_built = false;
     // HiGHS overruns its deadline a little: it gets what is left less a margin.
     let int_deadline = finish_deadline.keeping(|left| {
         (settings.integer_margin_share * left).max(settings.integer_margin_seconds)
@@ -202,6 +203,7 @@ pub(super) fn aggregated_root(
             &int_deadline,
         )?;
         int_seconds = out.seconds;
+        int_not_built = out.not_built;
         if let Some(counts) = out.counts {
             let total: u64 = counts.iter().sum();
             if total < best_machines {
@@ -222,6 +224,11 @@ pub(super) fn aggregated_root(
         s.insert("bound_settled_seconds".into(), phase1 - cg.seconds + t);
     }
     s.insert("integer_seconds".into(), int_seconds);
+    if int_not_built {
+        // The deadline passed while the integer master was built (issue 36): the answer is
+        // the heuristics' and the dive's.
+        s.insert("model_not_built".into(), 1.0);
+    }
     s.insert("dive_seconds".into(), dive_seconds);
     if let Some((m, steps, added, complete)) = dive_machines {
         s.insert("dive_machines".into(), m as f64);

@@ -20,7 +20,7 @@ use crate::colgen::safe::{covered_down, covered_up, farley_from, sum_down};
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
 use crate::problem::Proof;
-use crate::solver::{ColumnLp, Deadline};
+use crate::solver::{BuildClock, ColumnLp, Deadline};
 use log::{debug, info};
 use std::collections::{BTreeMap, BinaryHeap, HashSet};
 use std::time::Instant;
@@ -532,14 +532,24 @@ fn solve_node(
         }
         col
     };
+    let mut bound = node.bound as f64 - 1.0;
     let mut columns: Vec<Counts> = Vec::with_capacity(pool.len());
     let mut present: HashSet<Counts> = pool.iter().cloned().collect();
+    // The deadline passing while the pool is loaded leaves the node open, as at HiGHS's
+    // time limit (issue 36).
+    let mut clock = BuildClock::new(deadline);
     for c in pool {
+        if clock.tick() {
+            return Ok(NodeResult {
+                bound,
+                end: NodeEnd::Open,
+                columns,
+            });
+        }
         lp.add_column(1.0, 0.0, f64::INFINITY, &full(c))?;
         columns.push(c.clone());
     }
     let threshold = 1.0 + ts.reduced_cost_tol;
-    let mut bound = node.bound as f64 - 1.0;
     loop {
         let Some(sol) = lp.solve(deadline)? else {
             return Ok(NodeResult {
@@ -659,13 +669,12 @@ mod tests {
     use crate::Status;
 
     /// The tree alone (no integer finish at the root, no repacking, no node heuristic) on tiny
-    /// instances whose jobs repeat (2–4 tasks each): `optimal` at the brute-force optimum, and
-    /// every packing verifies. Many must branch (more than one node, depth at least 1), and
-    /// some must branch more than once.
-    #[test]
-    fn the_job_tree_alone_equals_brute_force_and_branches() {
+    /// instances whose jobs repeat (2–4 tasks each) from `seeds`: `optimal` at the brute-force
+    /// optimum, and every packing verifies. Returns how many branched (more than one node,
+    /// depth at least 1) and how many went two levels deep.
+    fn tree_against_brute_force(seeds: std::ops::Range<u64>) -> (usize, usize) {
         let (mut branched, mut deep) = (0, 0);
-        for seed in 0..400u64 {
+        for seed in seeds {
             let inst = random_instance(21_000 + seed, 3..=5, 2..=4);
             let opt = brute_force(&inst);
             let settings = Settings {
@@ -681,13 +690,31 @@ mod tests {
             branched += usize::from(nodes > 1.0);
             deep += usize::from(sol.stats.get("tree_depth").copied().unwrap_or(0.0) >= 2.0);
         }
+        (branched, deep)
+    }
+
+    /// The first 100 seeds of the sweep (`make test`); many must branch, some more than once.
+    #[test]
+    fn the_job_tree_alone_equals_brute_force_and_branches() {
+        let (branched, deep) = tree_against_brute_force(0..100);
+        eprintln!("tree sweep 0..100: branched {branched}, deep {deep}");
+        assert!(
+            branched >= 5,
+            "the tree branched on {branched} instances only"
+        );
+        assert!(deep >= 2, "the tree went two levels deep on {deep} only");
+    }
+
+    /// The whole 400-seed sweep: `make soak` (`cargo test --release --lib -- --ignored`).
+    #[test]
+    #[ignore = "the full sweep, run by make soak"]
+    fn the_job_tree_alone_equals_brute_force_full_sweep() {
+        let (branched, deep) = tree_against_brute_force(0..400);
+        eprintln!("tree sweep 0..400: branched {branched}, deep {deep}");
         assert!(
             branched >= 20,
             "the tree branched on {branched} instances only"
         );
-        assert!(
-            deep >= 8,
-            "the tree went two levels deep on {deep} instances only"
-        );
+        assert!(deep >= 8, "the tree went two levels deep on {deep} only");
     }
 }

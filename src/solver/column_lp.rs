@@ -222,6 +222,12 @@ impl ColumnLp {
     /// Any end but optimal or the time limit is an error (a restricted master is built to be
     /// feasible and bounded).
     pub fn solve(&mut self, deadline: &Deadline) -> Result<Option<LpSolution>> {
+        // A model not yet in HiGHS is not handed over once the deadline has passed (issue
+        // 36): as at HiGHS's time limit, and it stays buildable for a later solve.
+        if matches!(self.state, State::Building(_)) && deadline.expired() {
+            log::debug!("master LP: the deadline passed before it was loaded into HiGHS");
+            return Ok(None);
+        }
         let mut model = match std::mem::replace(&mut self.state, State::Poisoned) {
             State::Building(p) => {
                 let mut m = (*p)
@@ -292,5 +298,26 @@ impl ColumnLp {
         };
         self.state = State::Solved(solved);
         Ok(Some(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_model_is_not_handed_to_highs_after_the_deadline_and_stays_buildable() {
+        // min Σ cost·x over columns covering row 0 at least 1 and row 1 at least 2.
+        let mut lp = ColumnLp::new(&[(1.0, f64::INFINITY), (2.0, f64::INFINITY)]);
+        lp.add_column(1.0, 0.0, f64::INFINITY, &[(0, 1.0)]).unwrap();
+        lp.add_column(1.0, 0.0, f64::INFINITY, &[(1, 1.0)]).unwrap();
+        assert!(lp.solve(&Deadline::after(Some(0.0))).unwrap().is_none());
+        assert!(matches!(lp.state, State::Building(_)) && lp.highs_seconds == 0.0);
+        // Still in the making: a column covering both at 1.5, then solved in full (2.5).
+        lp.add_column(1.5, 0.0, f64::INFINITY, &[(0, 1.0), (1, 1.0)])
+            .unwrap();
+        let s = lp.solve(&Deadline::none()).unwrap().expect("solved");
+        assert!((s.value - 2.5).abs() < 1e-9, "{}", s.value);
+        assert_eq!(s.primal.len(), 3);
     }
 }
