@@ -11,6 +11,7 @@ pub mod heuristics;
 mod instance;
 pub mod knapsack;
 mod method;
+mod node;
 mod packing;
 pub mod peak;
 mod pricing;
