@@ -1,5 +1,6 @@
 //! Settings of the periodic methods: one plain struct, its defaults and its validation.
 
+use super::local_search::LocalSearchSettings;
 use super::pricing::PricingSettings;
 use super::repack::RepackSettings;
 use crate::colgen::{CgSettings, DiveSettings};
@@ -146,6 +147,7 @@ impl Validate for Settings {
             ("first_phase_share", self.first_phase_share, Unit),
             ("bp.root_share", self.bp.root_share, Unit),
             ("bp.repack_share", self.bp.repack_share, Unit),
+            ("bp.local_search.share", self.bp.local_search.share, Unit),
             (
                 "bp.repack.attempt_seconds",
                 self.bp.repack.attempt_seconds,
@@ -261,6 +263,9 @@ pub struct BranchSettings {
     pub repack: RepackSettings,
     /// The share of the time left that repacking may use before the tree starts.
     pub repack_share: f64,
+    /// When the root leaves a gap, before the repacking: the consistent-neighbourhood local
+    /// search (see `periodic::local_search`).
+    pub local_search: LocalSearchSettings,
     /// The job-level tree.
     pub tree: TreeSettings,
 }
@@ -272,6 +277,7 @@ impl Default for BranchSettings {
             root_finish: true,
             repack: RepackSettings::default(),
             repack_share: 0.1,
+            local_search: LocalSearchSettings::default(),
             tree: TreeSettings::default(),
         }
     }
@@ -286,6 +292,10 @@ impl BranchSettings {
             repack: RepackSettings {
                 enabled: false,
                 ..RepackSettings::default()
+            },
+            local_search: LocalSearchSettings {
+                enabled: false,
+                ..LocalSearchSettings::default()
             },
             tree: TreeSettings {
                 heuristics: false,

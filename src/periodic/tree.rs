@@ -11,6 +11,7 @@
 use super::branched::{holds, BranchedPricing, Corner, Counts};
 use super::heuristics::best_fit_decreasing_within;
 use super::instance::Instance;
+use super::local_search::local_search;
 use super::node::{solve_node, Node, NodeEnd, Row};
 use super::packing::Machine;
 use super::repack::{complete, repack, RepackSettings};
@@ -75,6 +76,21 @@ pub(super) fn solve(
     let bs = &settings.bp;
     let tasks: u64 = inst.jobs.iter().map(|j| u64::from(j.tasks)).sum();
     let root_machines = root.machines.len();
+    if bs.local_search.enabled && root.machines.len() as u64 > root.lower_bound {
+        let until = deadline.keeping(|left| (1.0 - bs.local_search.share) * left);
+        let r = local_search(
+            inst,
+            &mut root.machines,
+            root.lower_bound,
+            &bs.local_search,
+            &until,
+        );
+        let stats = &mut root.stats;
+        stats.insert("local_search_attempts".into(), r.attempts as f64);
+        stats.insert("local_search_gains".into(), r.gains as f64);
+        stats.insert("local_search_moves".into(), r.moves as f64);
+        stats.insert("local_search_seconds".into(), r.seconds);
+    }
     if bs.repack.enabled && root.machines.len() as u64 > root.lower_bound {
         let until = deadline.keeping(|left| (1.0 - bs.repack_share) * left);
         let r = repack(
