@@ -444,7 +444,7 @@ mod tests {
     use super::*;
     use crate::periodic::heuristics::best_fit_decreasing_within;
     use crate::periodic::peak;
-    use crate::periodic::selfcheck::{brute_force, random_instance};
+    use crate::periodic::selfcheck::{assert_valid_and_reproducible, brute_force, random_instance};
 
     fn all_tasks(inst: &Instance) -> Vec<(usize, u32)> {
         inst.jobs
@@ -530,21 +530,8 @@ mod tests {
                 machines.len() as u64 >= opt,
                 "seed {seed}: below the optimum"
             );
-            let mut placed = vec![0u32; inst.jobs.len()];
-            for m in &machines {
-                assert!(
-                    peak::fits(&inst, &m.load),
-                    "seed {seed}: a machine overflows"
-                );
-                for &(j, n) in &m.tasks {
-                    placed[j] += n;
-                }
-            }
-            let tasks: Vec<u32> = inst.jobs.iter().map(|j| j.tasks).collect();
-            assert_eq!(placed, tasks, "seed {seed}: tasks not placed once");
             let again = run().0;
-            let key = |ms: &[Machine]| ms.iter().map(|m| m.tasks.clone()).collect::<Vec<_>>();
-            assert_eq!(key(&machines), key(&again), "seed {seed}: not reproducible");
+            assert_valid_and_reproducible(&inst, &machines, &again, seed);
         }
         assert!(gains > 5, "the search saved machines only {gains} times");
     }

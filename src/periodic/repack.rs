@@ -201,8 +201,7 @@ fn residual(inst: &Instance, machines: &[Machine], chosen: &[usize]) -> (Instanc
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::periodic::peak;
-    use crate::periodic::selfcheck::{brute_force, random_instance};
+    use crate::periodic::selfcheck::{assert_valid_and_reproducible, brute_force, random_instance};
 
     /// One machine per task: the worst packing, so that repacking has work to do.
     fn one_per_task(inst: &Instance) -> Vec<Machine> {
@@ -253,21 +252,8 @@ mod tests {
                 machines.len() as u64 >= opt,
                 "seed {seed}: below the optimum"
             );
-            let mut placed = vec![0u32; inst.jobs.len()];
-            for m in &machines {
-                assert!(
-                    peak::fits(&inst, &m.load),
-                    "seed {seed}: a machine overflows"
-                );
-                for &(j, n) in &m.tasks {
-                    placed[j] += n;
-                }
-            }
-            let tasks: Vec<u32> = inst.jobs.iter().map(|j| j.tasks).collect();
-            assert_eq!(placed, tasks, "seed {seed}: tasks not placed once");
             let again = run().0;
-            let key = |ms: &[Machine]| ms.iter().map(|m| m.tasks.clone()).collect::<Vec<_>>();
-            assert_eq!(key(&machines), key(&again), "seed {seed}: not reproducible");
+            assert_valid_and_reproducible(&inst, &machines, &again, seed);
         }
         assert!(gains > 40, "repacking saved machines only {gains} times");
     }

@@ -181,3 +181,28 @@ pub fn case(seed: u64) -> CaseReport {
     check(&mut r, &inst, &Settings::default());
     r
 }
+
+/// Test helper: `machines` place every task of `inst` exactly once and each fits, and a second
+/// `run` gives the same machines (same seed, same bits).
+#[cfg(test)]
+pub fn assert_valid_and_reproducible(
+    inst: &Instance,
+    machines: &[super::Machine],
+    again: &[super::Machine],
+    seed: u64,
+) {
+    let mut placed = vec![0u32; inst.jobs.len()];
+    for m in machines {
+        assert!(
+            peak::fits(inst, &m.load),
+            "seed {seed}: a machine overflows"
+        );
+        for &(j, n) in &m.tasks {
+            placed[j] += n;
+        }
+    }
+    let tasks: Vec<u32> = inst.jobs.iter().map(|j| j.tasks).collect();
+    assert_eq!(placed, tasks, "seed {seed}: tasks not placed once");
+    let key = |ms: &[super::Machine]| ms.iter().map(|m| m.tasks.clone()).collect::<Vec<_>>();
+    assert_eq!(key(machines), key(again), "seed {seed}: not reproducible");
+}
