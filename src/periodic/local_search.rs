@@ -48,7 +48,7 @@ impl Default for LocalSearchSettings {
             enabled: true,
             share: 0.5,
             patience: 30,
-            node_limit: 2_000,
+            node_limit: 20_000,
             seed: 1,
         }
     }
