@@ -1,7 +1,7 @@
 # The two commands of the README: `make demo` and `make test`. Both install what is missing
 # (cmake, a C++ compiler, libclang-dev, python3-venv) and build in release. `make test` ends
-# with the Python package (`make python-test`): built into .venv from the same target/, then
-# its pytest suite. `make soak` and `make fuzz` are
+# with the Python package: built into .venv from the same target/ (beside the Rust tests), then
+# its pytest suite (scripts/test.sh). `make soak` and `make fuzz` are
 # the reliability runs (docs/guide.md, "Reliability"); neither is part of `make test`.
 CARGO ?= cargo
 # HiGHS (C++, built by highs-sys through cmake) as a unity build: the longest step of a fresh
@@ -22,12 +22,11 @@ demo: deps
 
 # What the tests need and no more: the library, the binary, their unit tests, the integration
 # crate tests/it and the doc tests (benches and examples are compiled by `make lint`'s
-# clippy --all-targets instead). Two long unit-test sweeps run a quarter and a half of their
-# seeds here and all of them in `make soak` (the `full_sweep` tests).
+# clippy --all-targets instead), then the Python package's suite; the package builds beside the
+# Rust tests at the lowest CPU priority (scripts/test.sh). Two long unit-test sweeps run a
+# quarter and a half of their seeds here and all of them in `make soak` (the `full_sweep` tests).
 test: deps
-	$(CARGO) test --release --lib --bins --tests
-	$(CARGO) test --release --doc
-	@bash scripts/python.sh test
+	@CARGO="$(CARGO)" bash scripts/test.sh
 
 # The Python package alone: installed into .venv (maturin, in release, reusing target/).
 python: deps

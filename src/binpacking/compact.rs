@@ -11,7 +11,8 @@
 
 use super::instance::Instance;
 use crate::colgen::vector::fit_decreasing;
-use crate::solver::{Bounds, LinearModel, ModelFormat, Sense};
+use crate::error::Result;
+use crate::solver::{Bounds, HighsSettings, LinearModel, ModelFormat, Sense};
 
 /// The MILP over `bins` bins.
 pub fn assignment_milp(inst: &Instance, bins: usize) -> LinearModel {
@@ -52,10 +53,31 @@ pub fn assignment_milp(inst: &Instance, bins: usize) -> LinearModel {
     m
 }
 
+/// Rows, columns and nonzeros of [`assignment_milp`] over `bins` bins, counted without
+/// building it.
+pub fn size(inst: &Instance, bins: usize) -> (u64, u64, u64) {
+    let (n, d, b) = (inst.len() as u64, inst.dims() as u64, bins as u64);
+    let order = b.saturating_sub(1);
+    let rows = n + b * d + order;
+    let cols = n * b + b;
+    let nonzeros = n * b * (1 + d) + b * d + 2 * order;
+    (rows, cols, nonzeros)
+}
+
 /// The MILP over as many bins as best fit decreasing uses (enough for an optimum), as CPLEX LP
-/// or MPS.
-pub fn lp_file(inst: &Instance, source: &str, format: ModelFormat) -> String {
+/// or MPS; refused (an input error, exit 2) when its size, counted before it is built, is
+/// above `highs.max_model_mb` (bin packing has no HiGHS settings: the default's, as in its
+/// solve methods).
+pub fn lp_file(
+    inst: &Instance,
+    source: &str,
+    format: ModelFormat,
+    highs: &HighsSettings,
+) -> Result<String> {
     let bins = fit_decreasing(&inst.items, &inst.capacity, true).len();
+    let what = format!("the assignment MILP over {bins} bins");
+    let setting = "the limit of bin packing's HiGHS models, which take no settings";
+    highs.refuse_export(source, &what, size(inst, bins), setting)?;
     let comment = vec![
         "Bin / vector packing: the assignment MILP (models/packing.md), symmetry rows y_j >= y_j+1"
             .to_string(),
@@ -65,5 +87,40 @@ pub fn lp_file(inst: &Instance, source: &str, format: ModelFormat) -> String {
             inst.dims()
         ),
     ];
-    format.write(&assignment_milp(inst, bins), &comment)
+    Ok(format.write(&assignment_milp(inst, bins), &comment))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counts made before building are the built model's, and a limit below them
+    /// refuses the export with an input error naming the size and the limit.
+    #[test]
+    fn the_size_is_counted_before_building_and_guards_the_export() {
+        let text = include_str!("../../data/examples/vbp.json");
+        let inst: Instance = serde_json::from_str(text).unwrap();
+        for bins in [0, 1, 2, 7] {
+            let built = assignment_milp(&inst, bins).size();
+            assert_eq!(size(&inst, bins), built, "{bins} bins");
+        }
+        let default = HighsSettings::default();
+        assert!(lp_file(&inst, "vbp.json", ModelFormat::Lp, &default).is_ok());
+        let small = HighsSettings {
+            max_model_mb: 1e-3,
+            ..default
+        };
+        let err = lp_file(&inst, "vbp.json", ModelFormat::Lp, &small).unwrap_err();
+        let msg = err.to_string();
+        assert!(matches!(err, crate::Error::Input(_)), "{msg}");
+        let bins = fit_decreasing(&inst.items, &inst.capacity, true).len();
+        let (rows, cols, nonzeros) = size(&inst, bins);
+        for part in [
+            format!("{rows} rows, {cols} columns, {nonzeros} nonzeros"),
+            "max_model_mb = 0.001".to_string(),
+            "vbp.json".to_string(),
+        ] {
+            assert!(msg.contains(&part), "{part} not in {msg}");
+        }
+    }
 }

@@ -227,7 +227,8 @@ impl Problem for BinPacking {
         name: &str,
         format: crate::solver::ModelFormat,
     ) -> Option<Result<String>> {
-        Some(Ok(super::compact::lp_file(inst, name, format)))
+        let highs = crate::solver::HighsSettings::default();
+        Some(super::compact::lp_file(inst, name, format, &highs))
     }
 
     fn generate(spec: &Spec) -> Result<Instance> {

@@ -36,9 +36,17 @@ pub fn run(cmd: Cmd) -> i32 {
             problem,
             instance,
             out,
+            settings,
             flags,
             format,
-        } => export_lp(problem, &instance, &out, &flags, format.as_deref()),
+        } => export_lp(
+            problem,
+            &instance,
+            &out,
+            settings.as_deref(),
+            &flags,
+            format.as_deref(),
+        ),
         Cmd::Methods { problem } => {
             print!("{}", methods(problem));
             Ok(0)
@@ -259,6 +267,7 @@ fn export_lp(
     problem: &dyn Entry,
     instance: &Path,
     out: &Path,
+    settings: Option<&Path>,
     flags: &[(Flag, String)],
     format: Option<&str>,
 ) -> vcalloc::Result<i32> {
@@ -273,7 +282,7 @@ fn export_lp(
         .parse()
         .map_err(|why: String| argument("--format", "", &why))?;
     let text = problem
-        .export_lp(instance, &applied(flags), format)?
+        .export_lp(instance, settings, &applied(flags), format)?
         .ok_or_else(|| argument("export-lp", problem.name(), "this problem has no LP export"))?;
     output.write(text.as_bytes())?;
     Ok(0)

@@ -15,7 +15,9 @@
 use super::heuristics::best_fit_decreasing;
 use super::instance::Instance;
 use crate::error::Result;
-use crate::solver::{Bounds, LinearModel, ModelFormat, QuadraticModel, QuadraticRow, Sense};
+use crate::solver::{
+    Bounds, HighsSettings, LinearModel, ModelFormat, QuadraticModel, QuadraticRow, Sense,
+};
 
 /// The model over `machines` machines. Columns: `n_j_m` (job-major), then per machine `y_m`,
 /// `u_m`, `v_m`, `s_m`.
@@ -88,10 +90,31 @@ pub fn model(inst: &Instance, machines: usize) -> QuadraticModel {
     }
 }
 
+/// Rows (linear and quadratic), columns and nonzeros (matrix entries and quadratic terms) of
+/// [`model`] over `machines` machines, counted without building it.
+pub fn size(inst: &Instance, machines: usize) -> (u64, u64, u64) {
+    let (j, m) = (inst.jobs.len() as u64, machines as u64);
+    let order = m.saturating_sub(1);
+    let rows = j + 3 * m + order + j * m + m;
+    let cols = j * m + 4 * m;
+    let nonzeros = 6 * j * m + m + 2 * order + 3 * m + 3 * m;
+    (rows, cols, nonzeros)
+}
+
 /// The model over best fit decreasing's machine count, as CPLEX LP (MPS: an error, see
-/// [`QuadraticModel::write`]).
-pub fn lp_file(inst: &Instance, source: &str, format: ModelFormat) -> Result<String> {
+/// [`QuadraticModel::write`]); refused (an input error, exit 2) when its size is above
+/// `highs.max_model_mb`, the guard of the solve methods' HiGHS models, counted before it is
+/// built.
+pub fn lp_file(
+    inst: &Instance,
+    source: &str,
+    format: ModelFormat,
+    highs: &HighsSettings,
+) -> Result<String> {
     let machines = best_fit_decreasing(inst).len();
+    let what = format!("the compact model over {machines} machines");
+    let setting = "the setting highs.max_model_mb, in --settings";
+    highs.refuse_export(source, &what, size(inst, machines), setting)?;
     let comment = vec![
         "Periodic packing: the peak sum C n + |sum n r| <= Cap y per machine as a cone (models/periodic.md)".to_string(),
         format!(
@@ -115,7 +138,8 @@ mod tests {
     fn the_export_round_trips_and_holds_the_optimum() {
         let text = include_str!("../../data/examples/periodic.json");
         let inst: Instance = serde_json::from_str(text).unwrap();
-        let exported = lp_file(&inst, "periodic.json", ModelFormat::Lp).unwrap();
+        let highs = HighsSettings::default();
+        let exported = lp_file(&inst, "periodic.json", ModelFormat::Lp, &highs).unwrap();
         let machines = best_fit_decreasing(&inst).len();
         let m = model(&inst, machines);
         assert_eq!(read_lp(&exported).unwrap().canonical(), m.canonical());
@@ -149,6 +173,34 @@ mod tests {
             m.max_violation(&point)
         );
         assert_eq!(m.linear.objective_of(&point), k as f64);
-        assert!(lp_file(&inst, "x", ModelFormat::Mps).is_err());
+        assert!(lp_file(&inst, "x", ModelFormat::Mps, &highs).is_err());
+    }
+
+    /// The counts made before building are the built model's, and a `highs.max_model_mb`
+    /// below them refuses the export with an input error naming the size and the setting.
+    #[test]
+    fn the_size_is_counted_before_building_and_guards_the_export() {
+        let text = include_str!("../../data/examples/periodic.json");
+        let inst: Instance = serde_json::from_str(text).unwrap();
+        for machines in [0, 1, 2, 7] {
+            let built = model(&inst, machines).size();
+            assert_eq!(size(&inst, machines), built, "{machines} machines");
+        }
+        let highs = HighsSettings {
+            max_model_mb: 1e-3,
+            ..HighsSettings::default()
+        };
+        let err = lp_file(&inst, "p.json", ModelFormat::Lp, &highs).unwrap_err();
+        let msg = err.to_string();
+        assert!(matches!(err, crate::Error::Input(_)), "{msg}");
+        let (rows, cols, nonzeros) = size(&inst, best_fit_decreasing(&inst).len());
+        for part in [
+            format!("{rows} rows, {cols} columns, {nonzeros} nonzeros"),
+            "max_model_mb = 0.001".to_string(),
+            "highs.max_model_mb".to_string(),
+            "p.json".to_string(),
+        ] {
+            assert!(msg.contains(&part), "{part} not in {msg}");
+        }
     }
 }

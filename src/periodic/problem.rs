@@ -195,11 +195,11 @@ impl Problem for Periodic {
 
     fn export_lp(
         inst: &Instance,
-        _settings: &Settings,
+        settings: &Settings,
         name: &str,
         format: crate::solver::ModelFormat,
     ) -> Option<Result<String>> {
-        Some(super::compact::lp_file(inst, name, format))
+        Some(super::compact::lp_file(inst, name, format, &settings.highs))
     }
 
     fn demo() -> Option<crate::problem::demo::Demo> {

@@ -257,10 +257,12 @@ pub trait Entry: Sync {
     /// A generated instance's text, from the `generate` flags, in the format of `output`
     /// (JSON for standard output; see [`Problem::instance_text`]).
     fn generate(&self, flags: &[Applied<'_>], output: Option<&Path>) -> Result<String>;
-    /// The instance's model as an LP or MPS file, when the problem has one.
+    /// The instance's model as an LP or MPS file, when the problem has one (`settings`: a
+    /// settings file, as `solve`'s; the model-size guard reads its `highs.max_model_mb`).
     fn export_lp(
         &self,
         file: &Path,
+        settings: Option<&Path>,
         flags: &[Applied<'_>],
         format: ModelFormat,
     ) -> Result<Option<String>>;
@@ -479,11 +481,12 @@ impl<P: Problem> Entry for Registered<P> {
     fn export_lp(
         &self,
         file: &Path,
+        settings: Option<&Path>,
         flags: &[Applied<'_>],
         format: ModelFormat,
     ) -> Result<Option<String>> {
         let load: P::Load = apply_flags(None, &of_target(flags, Target::Load))?;
-        let settings = Self::settings(None, flags, &Common::default())?;
+        let settings = Self::settings(settings, flags, &Common::default())?;
         let inst = P::load(file, &load)?;
         P::export_lp(&inst, &settings, &file.display().to_string(), format).transpose()
     }

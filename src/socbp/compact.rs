@@ -12,7 +12,9 @@
 use super::instance::Instance;
 use super::solve::fit_decreasing;
 use crate::error::Result;
-use crate::solver::{Bounds, LinearModel, ModelFormat, QuadraticModel, QuadraticRow, Sense};
+use crate::solver::{
+    Bounds, HighsSettings, LinearModel, ModelFormat, QuadraticModel, QuadraticRow, Sense,
+};
 
 /// The model over `bins` bins. Columns: `x_i_j` (item-major), then `y_j`, then `t_j`.
 pub fn model(inst: &Instance, bins: usize) -> QuadraticModel {
@@ -74,10 +76,32 @@ pub fn model(inst: &Instance, bins: usize) -> QuadraticModel {
     }
 }
 
+/// Rows (linear and quadratic), columns and nonzeros (matrix entries and quadratic terms) of
+/// [`model`] over `bins` bins, counted without building it.
+pub fn size(inst: &Instance, bins: usize) -> (u64, u64, u64) {
+    let (n, b) = (inst.len() as u64, bins as u64);
+    let with_b = inst.b.iter().filter(|&&b| b != 0.0).count() as u64;
+    let order = b.saturating_sub(1);
+    let rows = n + b + order + b;
+    let cols = n * b + 2 * b;
+    let nonzeros = 2 * n * b + b + 2 * order + b + b * (with_b + 1);
+    (rows, cols, nonzeros)
+}
+
 /// The model over first fit decreasing's bin count, as CPLEX LP (MPS: an error, see
-/// [`QuadraticModel::write`]).
-pub fn lp_file(inst: &Instance, source: &str, format: ModelFormat) -> Result<String> {
+/// [`QuadraticModel::write`]); refused (an input error, exit 2) when its size, counted before
+/// it is built, is above `highs.max_model_mb` (SOC packing has no HiGHS settings: the
+/// default's, as in its solve methods).
+pub fn lp_file(
+    inst: &Instance,
+    source: &str,
+    format: ModelFormat,
+    highs: &HighsSettings,
+) -> Result<String> {
     let bins = fit_decreasing(inst, false).len();
+    let what = format!("the compact model over {bins} bins");
+    let setting = "the limit of SOC packing's HiGHS models, which take no settings";
+    highs.refuse_export(source, &what, size(inst, bins), setting)?;
     let comment = vec![
         "SOC-capacity bin packing: sum a x + D t <= c y, sum b x^2 <= t^2 per bin (models/packing.md)".to_string(),
         format!(
@@ -102,7 +126,8 @@ mod tests {
     fn the_export_round_trips_and_holds_the_optimum() {
         let text = include_str!("../../data/examples/socbp.json");
         let inst: Instance = serde_json::from_str(text).unwrap();
-        let exported = lp_file(&inst, "socbp.json", ModelFormat::Lp).unwrap();
+        let highs = HighsSettings::default();
+        let exported = lp_file(&inst, "socbp.json", ModelFormat::Lp, &highs).unwrap();
         let bins = fit_decreasing(&inst, false).len();
         let m = model(&inst, bins);
         assert_eq!(read_lp(&exported).unwrap().canonical(), m.canonical());
@@ -128,6 +153,33 @@ mod tests {
             m.max_violation(&point)
         );
         assert_eq!(m.linear.objective_of(&point), sol.bins.len() as f64);
-        assert!(lp_file(&inst, "x", ModelFormat::Mps).is_err());
+        assert!(lp_file(&inst, "x", ModelFormat::Mps, &highs).is_err());
+    }
+
+    /// The counts made before building are the built model's, and a limit below them
+    /// refuses the export with an input error naming the size and the limit.
+    #[test]
+    fn the_size_is_counted_before_building_and_guards_the_export() {
+        let text = include_str!("../../data/examples/socbp.json");
+        let mut inst: Instance = serde_json::from_str(text).unwrap();
+        inst.b[0] = 0.0; // an item without a quadratic term
+        for bins in [0, 1, 2, 7] {
+            assert_eq!(size(&inst, bins), model(&inst, bins).size(), "{bins} bins");
+        }
+        let small = HighsSettings {
+            max_model_mb: 1e-3,
+            ..HighsSettings::default()
+        };
+        let err = lp_file(&inst, "soc.json", ModelFormat::Lp, &small).unwrap_err();
+        let msg = err.to_string();
+        assert!(matches!(err, crate::Error::Input(_)), "{msg}");
+        let (rows, cols, nonzeros) = size(&inst, fit_decreasing(&inst, false).len());
+        for part in [
+            format!("{rows} rows, {cols} columns, {nonzeros} nonzeros"),
+            "max_model_mb = 0.001".to_string(),
+            "soc.json".to_string(),
+        ] {
+            assert!(msg.contains(&part), "{part} not in {msg}");
+        }
     }
 }

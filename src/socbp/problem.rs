@@ -176,7 +176,8 @@ impl Problem for SocPacking {
         name: &str,
         format: crate::solver::ModelFormat,
     ) -> Option<Result<String>> {
-        Some(super::compact::lp_file(inst, name, format))
+        let highs = crate::solver::HighsSettings::default();
+        Some(super::compact::lp_file(inst, name, format, &highs))
     }
 
     fn demo() -> Option<crate::problem::demo::Demo> {

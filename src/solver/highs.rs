@@ -8,7 +8,7 @@
 
 use super::deadline::Deadline;
 use super::linear::{LinearModel, Sense};
-use crate::error::{Error, Result};
+use crate::error::{Error, InputError, Location, Result};
 use highs::{ColProblem, HighsModelStatus, HighsSolutionStatus};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -165,6 +165,27 @@ impl HighsSettings {
                 self.build_nonzeros_per_second
             )),
             _ => None,
+        }
+    }
+}
+
+impl HighsSettings {
+    /// [`HighsSettings::refuse_model`] for a model written to a file (`export-lp`: no
+    /// deadline), `size` counted before building it: an input error on `source` (exit 2)
+    /// naming `what`, the size, the limit and where the limit comes from (`setting`).
+    pub fn refuse_export(
+        &self,
+        source: &str,
+        what: &str,
+        (rows, cols, nonzeros): (u64, u64, u64),
+        setting: &str,
+    ) -> Result<()> {
+        match self.refuse_model(rows, cols, nonzeros, &Deadline::none()) {
+            None => Ok(()),
+            Some(why) => {
+                let why = format!("{what} is not exported: {why} ({setting})");
+                Err(InputError::new(source, Location::File, "", why).into())
+            }
         }
     }
 }

@@ -144,6 +144,17 @@ impl LinearModel {
         }));
     }
 
+    /// Rows, columns and nonzeros (matrix entries), as [`super::HighsSettings::refuse_model`]
+    /// counts them.
+    pub fn size(&self) -> (u64, u64, u64) {
+        let nonzeros: usize = self.cols.iter().map(|c| c.entries.len()).sum();
+        (
+            self.rows.len() as u64,
+            self.cols.len() as u64,
+            nonzeros as u64,
+        )
+    }
+
     /// True when at least one variable is integer.
     pub fn is_mip(&self) -> bool {
         self.cols.iter().any(|c| c.integer)

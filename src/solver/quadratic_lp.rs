@@ -37,6 +37,14 @@ pub type Canonical = (
 );
 
 impl QuadraticModel {
+    /// Rows (linear and quadratic), columns and nonzeros (matrix entries and quadratic terms).
+    pub fn size(&self) -> (u64, u64, u64) {
+        let (rows, cols, nonzeros) = self.linear.size();
+        let terms: usize = self.quadratic.iter().map(|q| q.terms.len()).sum();
+        let quadratic = self.quadratic.len() as u64;
+        (rows + quadratic, cols, nonzeros + terms as u64)
+    }
+
     /// CPLEX LP text: the linear model's, with the quadratic rows (`[ … ]`) after its rows.
     pub fn write_lp(&self, comment: &[String]) -> String {
         let text = write_lp(&self.linear, comment);

@@ -250,3 +250,39 @@ fn conic_exports_read_back_and_refuse_mps() {
         assert_eq!(mps.status.code(), Some(2), "{problem}");
     }
 }
+
+/// The model-size guard: a compact model above `highs.max_model_mb` (read from `--settings`)
+/// or above the HiGHS default of bin packing (a 20,000-item instance: about 8,000 bins, 3 × 10⁸
+/// nonzeros) is not built, exit 2 with its size and the limit, and no file is written.
+#[test]
+fn a_compact_model_above_the_size_limit_is_not_exported() {
+    let d = tempfile::tempdir().unwrap();
+    let settings = d.path().join("small.toml");
+    std::fs::write(&settings, "[highs]\nmax_model_mb = 0.01\n").unwrap();
+    let big = generated(d.path(), "binpacking", 1, &["--items", "20000"]);
+    for (problem, file, extra) in [
+        (
+            "periodic",
+            "data/examples/periodic.json",
+            vec!["--settings", settings.to_str().unwrap()],
+        ),
+        ("binpacking", big.as_str(), vec![]),
+    ] {
+        let lp = d.path().join(format!("{problem}.lp"));
+        let mut args = vec!["export-lp", problem, file, "--output", lp.to_str().unwrap()];
+        args.extend(extra);
+        let out = vcalloc(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{problem}: {err}");
+        assert!(err.contains("rows,") && err.contains("nonzeros"), "{err}");
+        assert!(err.contains("exceeds max_model_mb"), "{err}");
+        assert!(!lp.exists(), "{problem}");
+    }
+    vcalloc_ok(&[
+        "export-lp",
+        "periodic",
+        "data/examples/periodic.json",
+        "--output",
+        "-",
+    ]);
+}

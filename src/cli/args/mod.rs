@@ -39,6 +39,8 @@ pub enum Cmd {
         problem: &'static dyn Entry,
         instance: PathBuf,
         out: PathBuf,
+        /// `--settings FILE`: the problem's settings (the model-size guard's `highs` limits).
+        settings: Option<PathBuf>,
         flags: Vec<(Flag, String)>,
         /// `--format lp|mps` (`None`: by the output's extension).
         format: Option<String>,
@@ -204,7 +206,11 @@ fn export_command(e: &dyn Entry) -> Command {
                 "The model file's format: CPLEX LP or free MPS (default: the output's extension, else LP); the instance's format is told by its content",
             )
             .value_parser(["lp", "mps"]),
-        );
+        )
+        .arg(path(
+            "settings",
+            "Every setting as JSON or TOML, as for solve: a model above `highs.max_model_mb` is not exported (exit 2); the options override it",
+        ));
     flag_args(cmd, &export_flags(e), &[Target::Settings, Target::Load])
 }
 
@@ -473,6 +479,7 @@ fn command_of(m: &ArgMatches) -> Cmd {
                 problem,
                 instance: s.get_one::<PathBuf>("instance").cloned().expect("required"),
                 out: s.get_one::<PathBuf>("out").cloned().expect("required"),
+                settings: s.get_one::<PathBuf>("settings").cloned(),
                 flags: given(s, &export_flags(problem), &[Target::Settings, Target::Load]),
                 format: s.get_one::<String>("format").cloned(),
             }

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# `make test` (and so .ci/run): every test the project has, in release.
+#  1. builds what the Rust tests run (`cargo test --release --lib --bins --tests --no-run`;
+#     `--timings`: where the build time went, target/cargo-timings/cargo-timing.html);
+#  2. runs them (the library's unit tests, the binary's, tests/it, then the doc tests) while the
+#     Python package (scripts/python.sh install: .venv, maturin, PyO3 and the binding, reusing
+#     target/) builds beside them at the lowest CPU priority (nice 19), so that it takes only
+#     the CPU the tests leave idle (they wait on child processes, signals and time limits);
+#  3. then the Python suite (pytest) against target/release/vcalloc.
+# Prints the time of each part at the end (docs/results.md, "Set-up time on a fresh clone").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CARGO=${CARGO:-cargo}
+
+t0=$(date +%s)
+"$CARGO" test --release --lib --bins --tests --no-run --timings
+t1=$(date +%s)
+
+log=target/python-build.log
+# A process group of its own (setsid), so that a failing Rust test stops the whole build
+# (pip, maturin, cargo, rustc) and not only its shell. It starts 2 s late: cargo locks target/
+# while it builds, and the `cargo test` below must take and release that lock first (its
+# check that everything is fresh takes well under a second; it holds no lock while the tests
+# run). Were the Python build's cargo first, the tests would wait for it: slower, not wrong.
+setsid nice -n 19 bash -c 'sleep 2 && exec bash scripts/python.sh install' >"$log" 2>&1 &
+py=$!
+trap 'kill -- -"$py" 2>/dev/null || true' EXIT
+
+"$CARGO" test --release --lib --bins --tests
+"$CARGO" test --release --doc
+t2=$(date +%s)
+
+if ! wait "$py"; then
+  trap - EXIT
+  cat "$log"
+  echo "make test: the Python package's build failed" >&2
+  exit 1
+fi
+trap - EXIT
+t3=$(date +%s)
+cat "$log"
+bash scripts/python.sh pytest
+t4=$(date +%s)
+
+echo "make test: build $((t1 - t0)) s, Rust tests $((t2 - t1)) s (the Python package built" \
+  "beside them), waiting for that build $((t3 - t2)) s, pytest $((t4 - t3)) s; $((t4 - t0)) s in all"
