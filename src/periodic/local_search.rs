@@ -15,7 +15,7 @@
 
 use super::instance::Instance;
 use super::packing::Machine;
-use super::peak::{fit_limit, norm, Load};
+use super::peak::{fit_limit, load_of, norm, Load};
 use crate::solver::Deadline;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -243,10 +243,6 @@ fn minus(a: &Tasks, b: &Tasks) -> Tasks {
             (n > m).then_some((j, n - m))
         })
         .collect()
-}
-
-fn load_of(inst: &Instance, tasks: &Tasks) -> Load {
-    super::peak::load_of(inst, tasks)
 }
 
 fn machine(inst: &Instance, tasks: &Tasks) -> Machine {

@@ -10,6 +10,7 @@ mod covering;
 mod deadline;
 mod expcone;
 mod highs;
+mod highs_settings;
 mod linear;
 mod lp_format;
 mod mps_format;
