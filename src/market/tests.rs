@@ -265,12 +265,21 @@ fn exact_against_milp(seeds: std::ops::Range<u64>) -> usize {
     compared
 }
 
-/// The first 12 seeds (`make test`).
+/// The first 12 seeds (`make test`), in two halves that the test harness runs side by side
+/// (milp's 20 s limit on the slowest seeds set the unit tests' wall time when it was one test).
 #[test]
 fn exact_equals_milp_where_milp_proves() {
-    let compared = exact_against_milp(0..12);
-    eprintln!("exact against milp, seeds 0..12: milp proved {compared}");
-    assert!(compared >= 6, "milp proved only {compared}");
+    let compared = exact_against_milp(0..6);
+    eprintln!("exact against milp, seeds 0..6: milp proved {compared}");
+    assert!(compared >= 3, "milp proved only {compared}");
+}
+
+/// Seeds 6..12 of `exact_equals_milp_where_milp_proves`.
+#[test]
+fn exact_equals_milp_where_milp_proves_second_half() {
+    let compared = exact_against_milp(6..12);
+    eprintln!("exact against milp, seeds 6..12: milp proved {compared}");
+    assert!(compared >= 3, "milp proved only {compared}");
 }
 
 /// All 24 seeds: `make soak` (`cargo test --release --lib -- --ignored`).
