@@ -2,7 +2,7 @@
 # `make test` (and so .ci/run): every test the project has, in release.
 #  1. builds what the Rust tests run (`cargo test --release --lib --bins --tests --no-run`;
 #     `--timings`: where the build time went, target/cargo-timings/cargo-timing.html);
-#  2. runs them (the library's unit tests, the binary's, tests/it, then the doc tests) while the
+#  2. runs them (the library's unit tests beside the binary's and tests/it, then the doc tests) while the
 #     Python package (scripts/python.sh install: .venv, maturin, PyO3 and the binding, reusing
 #     target/) builds beside them at the lowest CPU priority (nice 19), so that it takes only
 #     the CPU the tests leave idle (they wait on child processes, signals and time limits);
@@ -26,7 +26,22 @@ setsid nice -n 19 bash -c 'sleep 2 && exec bash scripts/python.sh install' >"$lo
 py=$!
 trap 'kill -- -"$py" 2>/dev/null || true' EXIT
 
-"$CARGO" test --release --lib --bins --tests
+# The library's unit tests run beside the binary's tests and tests/it, at a lower priority
+# (nice 10): tests/it waits on child processes, signals and time limits and leaves a core
+# idle much of the time, and its timing checks keep the first claim on the cores. The unit
+# tests' output is printed once both are done.
+unit_log=target/unit-tests.log
+nice -n 10 "$CARGO" test --release --lib >"$unit_log" 2>&1 &
+unit=$!
+trap 'kill "$unit" 2>/dev/null || true; kill -- -"$py" 2>/dev/null || true' EXIT
+sleep 1
+"$CARGO" test --release --bins --test it
+if ! wait "$unit"; then
+  cat "$unit_log"
+  echo "make test: the library's unit tests failed" >&2
+  exit 1
+fi
+cat "$unit_log"
 "$CARGO" test --release --doc
 t2=$(date +%s)
 
