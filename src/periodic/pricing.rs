@@ -280,6 +280,14 @@ fn polish(k: &Knapsack, starts: &mut [Vec<u32>], threshold: f64, always: usize) 
     }
 }
 
+/// The smaller of two optional bounds.
+fn min_of(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// The count vector of `family` worth the most (the last of equals).
 fn best<'f>(k: &Knapsack, family: &'f [Vec<u32>]) -> Option<&'f Vec<u32>> {
     family
@@ -311,6 +319,27 @@ pub(super) fn improving_as(
     good
 }
 
+/// See [`PeriodicPricing::dominance`]: pairs `(light, heavy)`, at most one per light job.
+/// The margin `1e-12 · C` keeps a pair whose profiles touch out of rounding's reach.
+pub(super) fn dominance_pairs(inst: &Instance) -> Vec<(usize, usize)> {
+    let jobs = &inst.jobs;
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by(|&a, &b| jobs[a].mean.total_cmp(&jobs[b].mean).then(a.cmp(&b)));
+    let margin = 1e-12 * inst.capacity;
+    let mut pairs = Vec::new();
+    for (k, &light) in order.iter().enumerate() {
+        let l = &jobs[light];
+        let heavy = order[k + 1..].iter().copied().find(|&h| {
+            let h = &jobs[h];
+            h.mean - l.mean - (h.x() - l.x()).hypot(h.y() - l.y()) >= margin
+        });
+        if let Some(h) = heavy {
+            pairs.push((light, h));
+        }
+    }
+    pairs
+}
+
 fn column(k: &Knapsack, u: &[u32]) -> Column {
     k.items
         .iter()
@@ -327,6 +356,15 @@ impl Pricing for PeriodicPricing<'_> {
 
     fn aim(&mut self, enough: f64) {
         self.aim = enough;
+    }
+
+    /// Each job against the job of least mean whose load is at least its own at every
+    /// instant: `C_h − C_l ≥ ‖P_h − P_l‖` for the phasors `P = ρ e^{iφ}` (the difference of
+    /// two profiles is a sinusoid of that mean and amplitude). A task of `h` on a machine
+    /// may then be replaced by one of `l`: its load falls at every instant, so it still
+    /// fits. Ties in mean are ordered by job index, so no two jobs dominate each other.
+    fn dominance(&self) -> Vec<(usize, usize)> {
+        dominance_pairs(self.inst)
     }
 
     fn dive(&mut self, residual: &[f64]) {
@@ -366,7 +404,9 @@ impl Pricing for PeriodicPricing<'_> {
             if let Some((_, Some(dir))) = solved.root {
                 self.last_dir = Some(dir);
             }
-            probe_bound = solved.proven_max.or(solved.root.map(|r| r.0));
+            probe_bound = solved
+                .proven_max
+                .or(min_of(solved.open_bound, solved.root.map(|r| r.0)));
             let proven = solved.proven_max.is_some();
             family.extend(solved.improving.into_iter().map(|(u, _)| u));
             if proven && !improving(&family) {
@@ -440,7 +480,8 @@ impl Pricing for PeriodicPricing<'_> {
         Ok(Priced {
             columns,
             proven_max: solved.proven_max,
-            upper_bound: probe_bound,
+            // A partial search still bounds the optimum by its open nodes.
+            upper_bound: min_of(probe_bound, solved.open_bound),
             nodes: solved.nodes + probe_nodes,
         })
     }

@@ -320,8 +320,9 @@ fn a_dive_cut_short_still_gives_a_valid_packing() {
     assert_eq!(seen.len(), 2, "both a cut and a whole dive: {seen:?}");
 }
 
-/// Stabilised column generation (self-adjusting Wentges smoothing) and the plain loop reach
-/// the same root LP value on seeded random instances and on BPPLIB files, both converged.
+/// Stabilised column generation (self-adjusting Wentges smoothing; the dual-optimal
+/// inequalities of the jobs' dominance) and the plain loop reach the same root LP value on
+/// seeded random instances and on BPPLIB files, all converged.
 #[test]
 fn stabilised_and_plain_column_generation_agree() {
     let mut cases: Vec<(String, Instance)> = (0..25)
@@ -338,11 +339,12 @@ fn stabilised_and_plain_column_generation_agree() {
     }
     for (name, inst) in cases {
         let mut values = Vec::new();
-        for auto in [false, true] {
+        for (auto, doi) in [(false, false), (true, false), (false, true)] {
             let mut settings = Settings::default();
             settings.cg.stop_when_bound_closes = false;
             settings.cg.tail_iterations = 0;
             settings.cg.smoothing_auto = auto;
+            settings.cg.dual_optimal_inequalities = doi;
             let sol = solve(&inst, Method::Cg, &settings).unwrap();
             assert_eq!(sol.stats["converged"], 1.0, "{name}, auto {auto}");
             assert_eq!(sol.stats["root_converged"], 1.0, "{name}, auto {auto}");
@@ -356,11 +358,60 @@ fn stabilised_and_plain_column_generation_agree() {
             );
             values.push(master);
         }
-        assert!(
-            (values[0] - values[1]).abs() <= 1e-6,
-            "{name}: plain {} vs stabilised {}",
-            values[0],
-            values[1]
-        );
+        for v in &values[1..] {
+            assert!(
+                (values[0] - v).abs() <= 1e-6,
+                "{name}: plain {} vs stabilised {v}",
+                values[0],
+            );
+        }
     }
+}
+
+/// Every dominance pair `(light, heavy)` of the periodic pricing is one: the light job's
+/// load is at most the heavy one's at every sampled instant, so a task of `heavy` on a
+/// machine may be replaced by one of `light` and the machine's peak does not rise; no job
+/// is light in two pairs, and pairs are found where profiles allow (small amplitudes).
+#[test]
+fn dominance_pairs_replace_a_heavy_task_by_a_light_one_safely() {
+    use vcalloc::colgen::Pricing;
+    use vcalloc::periodic::{PeriodicPricing, PricingSettings};
+    let mut found = 0;
+    for seed in 0..40 {
+        let inst = random_instance(seed, 4..=12, 1..=3);
+        let pricing = PeriodicPricing::new(&inst, PricingSettings::default());
+        let pairs = pricing.dominance();
+        found += pairs.len();
+        let mut lights: Vec<usize> = pairs.iter().map(|p| p.0).collect();
+        lights.sort_unstable();
+        lights.dedup();
+        assert_eq!(lights.len(), pairs.len(), "seed {seed}: {pairs:?}");
+        for &(l, h) in &pairs {
+            assert_ne!(l, h);
+            let (jl, jh) = (&inst.jobs[l], &inst.jobs[h]);
+            for k in 0..720 {
+                let t = f64::from(k) * std::f64::consts::TAU / 720.0;
+                let load = |j: &periodic::Job| j.mean + j.amplitude * (t + j.phase).cos();
+                assert!(
+                    load(jl) <= load(jh) + 1e-12,
+                    "seed {seed}: {l} vs {h} at {t}"
+                );
+            }
+            // On a machine: one task of `h` replaced by one of `l` (the same other tasks).
+            let with = |j: usize| -> peak::Load {
+                let mut tasks = vec![(j, 1)];
+                tasks.extend(
+                    (0..inst.jobs.len())
+                        .filter(|&o| o != l && o != h)
+                        .map(|o| (o, 1)),
+                );
+                peak::load_of(&inst, &tasks)
+            };
+            assert!(
+                with(l).peak() <= with(h).peak() + 1e-9,
+                "seed {seed}: {l} vs {h}"
+            );
+        }
+    }
+    assert!(found > 20, "only {found} pairs in 40 instances");
 }

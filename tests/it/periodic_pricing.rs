@@ -196,6 +196,58 @@ fn patience_stops_without_claiming_a_proof() {
     assert!(stopped > 20, "patience cut only {stopped} searches short");
 }
 
+/// A search stopped early (node limits, partial pricing, patience; best first and depth
+/// first) still bounds the optimum by its open nodes: `open_bound` is never below the brute
+/// force optimum, and it is given exactly when the search is incomplete with its root solved.
+#[test]
+fn a_search_stopped_early_bounds_the_optimum_by_its_open_nodes() {
+    let mut bounded = 0;
+    for seed in 0..300 {
+        let k = random_knapsack(7000 + seed, 3 + (seed as usize % 5), seed % 4 != 0);
+        let truth = brute(&k);
+        let base = Search {
+            threshold: 0.5 * truth,
+            keep_above: 0.5 * truth,
+            best_first: seed % 2 == 0,
+            ..Search::default()
+        };
+        for search in [
+            Search {
+                node_limit: 1 + seed % 7,
+                ..base
+            },
+            Search {
+                stop_after: Some(1),
+                ..base
+            },
+            Search {
+                patience: Some(seed % 3),
+                ..base
+            },
+        ] {
+            let s =
+                branch_and_bound(&k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
+            if s.proven_max.is_some() {
+                assert!(s.open_bound.is_none(), "seed {seed}: complete yet open");
+                continue;
+            }
+            if let Some(b) = s.open_bound {
+                assert!(
+                    b >= truth - 1e-12,
+                    "seed {seed}: open bound {b} < optimum {truth}"
+                );
+                assert!(
+                    b >= s.value,
+                    "seed {seed}: open bound {b} < found {}",
+                    s.value
+                );
+                bounded += 1;
+            }
+        }
+    }
+    assert!(bounded > 200, "only {bounded} early stops gave a bound");
+}
+
 /// Bounded knapsack by dynamic programming on integer weights.
 fn dp(weights: &[usize], profits: &[f64], counts: &[u32], cap: usize) -> f64 {
     let mut best = vec![0.0_f64; cap + 1];

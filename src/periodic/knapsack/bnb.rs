@@ -122,6 +122,11 @@ pub struct Solved {
     pub improving: Vec<(Vec<u32>, f64)>,
     /// Relaxations solved.
     pub nodes: u64,
+    /// When the search stopped early: a bound on the optimum all the same, the largest of the
+    /// best value, the threshold and the bounds of the nodes left open (every node it did not
+    /// explore lies below one of them, and it pruned only below the threshold or the best);
+    /// `None` when complete or when a node without a bound was left (the root).
+    pub open_bound: Option<f64>,
     /// The root relaxation's bound (valid for the whole knapsack, proven or not) and direction.
     pub root: Option<(f64, Option<[f64; 2]>)>,
 }
@@ -186,6 +191,15 @@ impl Open {
         self.dive.pop().or_else(|| self.queue.pop().map(|q| q.node))
     }
 
+    /// The largest bound of an open node (`−∞` when none is open).
+    fn max_bound(&self) -> f64 {
+        self.dive
+            .iter()
+            .map(|n| n.bound)
+            .chain(self.queue.peek().map(|q| q.bound))
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
     /// The two children of a node: the dive goes on with `up`; `down` waits in the queue
     /// (best first, while it has room) or under `up` on the stack.
     fn branch(&mut self, down: Node, up: Node) {
@@ -233,6 +247,7 @@ pub fn branch_and_bound(
             proven_max: Some(search.threshold),
             improving: Vec::new(),
             nodes: 0,
+            open_bound: None,
             root: None,
         });
     };
@@ -250,6 +265,7 @@ pub fn branch_and_bound(
             proven_max: Some(best_value.max(search.threshold)),
             improving,
             nodes: 0,
+            open_bound: None,
             root: None,
         });
     }
@@ -270,6 +286,8 @@ pub fn branch_and_bound(
     let mut complete = true;
     let mut root = None;
     let mut first_found: Option<u64> = None;
+    // The bound of the node popped when the search stops early (it is open too).
+    let mut left_open = f64::NEG_INFINITY;
     // Integer-row tests so far, and how many pruned.
     let (mut row_tests, mut row_prunes) = (0u64, 0u64);
     while let Some(mut node) = open.pop() {
@@ -282,6 +300,7 @@ pub fn branch_and_bound(
         };
         if bored || search.stop_after.is_some_and(|s| improving.len() >= s) {
             complete = false;
+            left_open = node.bound;
             break;
         }
         let target = best_value.max(search.threshold);
@@ -305,6 +324,7 @@ pub fn branch_and_bound(
         }
         if nodes >= search.node_limit || deadline.expired() {
             complete = false;
+            left_open = node.bound;
             break;
         }
         nodes += 1;
@@ -516,12 +536,19 @@ pub fn branch_and_bound(
     log::debug!("knapsack: {n} items, best {best_value:.6}, {nodes} nodes, complete {complete}");
     let top = best_value.max(search.threshold);
     let proven_max = complete.then(|| top + eps(top));
+    let open_bound = if complete {
+        None
+    } else {
+        let open = open.max_bound().max(left_open);
+        open.is_finite().then(|| open.max(top + eps(top)))
+    };
     Ok(Solved {
         best,
         value: best_value,
         proven_max,
         improving,
         nodes,
+        open_bound,
         root,
     })
 }
