@@ -65,23 +65,35 @@ fn main() {
                 assert!(verify(&inst, &sol).is_empty());
                 let m = sol.machines().unwrap() as f64;
                 let s = &sol.stats;
-                let lp = vcalloc::ceil_with_tolerance(sol.lp_bound.unwrap()).max(1) as f64;
+                // `bp`'s aligned fill can meet the peak bound before any column generation:
+                // then there is no LP, and ⌈W/C⌉ stands for it.
+                let lp = sol
+                    .lp_bound
+                    .map_or(sol.lower_bound(), vcalloc::ceil_with_tolerance)
+                    .max(1) as f64;
                 let w = s["lower_bound_peak"];
                 let stop = ["converged", "bound_closed", "tailing_off", "pricing_limit"]
                     .into_iter()
-                    .find(|k| s[*k] == 1.0)
-                    .unwrap_or("time limit");
+                    .find(|k| s.get(*k) == Some(&1.0))
+                    .unwrap_or(if sol.lp_bound.is_none() {
+                        "no LP"
+                    } else {
+                        "time limit"
+                    });
                 // When `⌈z_LP⌉` was proven (never: infinite, so the median cannot flatter).
-                let proven_at = s
-                    .get("bound_settled_seconds")
-                    .copied()
-                    .unwrap_or(f64::INFINITY);
+                let proven_at = s.get("bound_settled_seconds").copied().unwrap_or(
+                    if sol.lp_bound.is_none() && sol.status == vcalloc::Status::Optimal {
+                        sol.seconds
+                    } else {
+                        f64::INFINITY
+                    },
+                );
                 println!(
                     "{tasks:?}/{amplitude:?} seed {seed}: {method} {:?}, machines {m}, bound {}, gap {:.4}%, ⌈z_LP⌉ {lp} (master {:.2}, stop: {stop}), ⌈W/C⌉ {w}, ⌈z_LP⌉ proven at {proven_at:.2} s, phase 1 {:.2} s, total {:.2} s, {} iterations, tree nodes {}, root machines {}",
-                    sol.status, sol.lower_bound(), 100.0 * sol.gap.unwrap_or(0.0), s["master_value"], s["phase1_seconds"], sol.seconds, sol.iterations, s.get("nodes").copied().unwrap_or(0.0),
+                    sol.status, sol.lower_bound(), 100.0 * sol.gap.unwrap_or(0.0), s.get("master_value").copied().unwrap_or(f64::NAN), s.get("phase1_seconds").copied().unwrap_or(0.0), sol.seconds, sol.iterations, s.get("nodes").copied().unwrap_or(0.0),
                     s.get("root_machines").copied().unwrap_or(m)
                 );
-                p1.push(s["phase1_seconds"]);
+                p1.push(s.get("phase1_seconds").copied().unwrap_or(0.0));
                 settled.push(proven_at);
                 tot.push(sol.seconds);
                 vs_lp.push(m / lp);

@@ -1,5 +1,6 @@
 //! The periodic-packing methods and their one entry point [`solve`].
 
+use super::aligned_fill::aligned_fill;
 use super::heuristics::{best_fit_decreasing_within, min_max_module_within, min_max_search_within};
 use super::instance::Instance;
 use super::packing::{group, machine_count, Machine};
@@ -123,8 +124,32 @@ pub fn solve_within(
             // The root under its share of the time, then the tree (and the repacking) with
             // what is left.
             let bs = &settings.bp;
+            // The aligned fill into the peak bound first: when it succeeds, the bound is
+            // closed and nothing else needs to run.
+            let mut filled = None;
+            if bs.aligned_fill.enabled {
+                let until = deadline.keeping(|left| (1.0 - bs.aligned_fill.share) * left);
+                let f = aligned_fill(inst, lb, &bs.aligned_fill, &until);
+                if let Some(m) = f.machines.as_ref().filter(|m| m.len() as u64 <= lb) {
+                    let mut sol = from_machines(method, m, lb, began);
+                    sol.stats.insert("aligned_fill_seconds".into(), f.seconds);
+                    sol.stats
+                        .insert("aligned_fill_attempts".into(), f.attempts as f64);
+                    sol.stats.insert("nodes".into(), 0.0);
+                    sol.stats.insert("tree_started".into(), 0.0);
+                    sol.stats.insert("lower_bound_peak".into(), lb as f64);
+                    return Ok(sol);
+                }
+                filled = Some(f);
+            }
             let root_deadline = deadline.keeping(|left| (1.0 - bs.root_share) * left);
-            let root = aggregated_root(inst, settings, lb, bs.root_finish, began, &root_deadline)?;
+            let mut root =
+                aggregated_root(inst, settings, lb, bs.root_finish, began, &root_deadline)?;
+            if let Some(f) = filled {
+                root.stats.insert("aligned_fill_seconds".into(), f.seconds);
+                root.stats
+                    .insert("aligned_fill_attempts".into(), f.attempts as f64);
+            }
             super::tree::solve(inst, settings, root, began, deadline)?
         }
     })

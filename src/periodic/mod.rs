@@ -2,6 +2,7 @@
 //! Eyraud-Dubois, 2015): column generation with an integer SOCP knapsack pricing, the §5.2
 //! heuristics and the §5.1 lower bound.
 
+mod aligned_fill;
 mod branched;
 pub mod compact;
 mod generate;
@@ -27,6 +28,7 @@ mod solution;
 mod tree;
 mod verify;
 
+pub use aligned_fill::AlignedFillSettings;
 pub use branched::{holds, BranchedPricing, Corner, Counts};
 pub use generate::{generate, Amplitude, TaskSize};
 pub use instance::{Format, Instance, Job};

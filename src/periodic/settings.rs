@@ -1,5 +1,6 @@
 //! Settings of the periodic methods: one plain struct, its defaults and its validation.
 
+use super::aligned_fill::AlignedFillSettings;
 use super::local_search::LocalSearchSettings;
 use super::pricing::PricingSettings;
 use super::repack::RepackSettings;
@@ -148,6 +149,12 @@ impl Validate for Settings {
             ("bp.root_share", self.bp.root_share, Unit),
             ("bp.repack_share", self.bp.repack_share, Unit),
             ("bp.local_search.share", self.bp.local_search.share, Unit),
+            ("bp.aligned_fill.share", self.bp.aligned_fill.share, Unit),
+            (
+                "bp.aligned_fill.balance",
+                self.bp.aligned_fill.balance,
+                NonNegative,
+            ),
             (
                 "bp.repack.attempt_seconds",
                 self.bp.repack.attempt_seconds,
@@ -266,6 +273,9 @@ pub struct BranchSettings {
     /// When the root leaves a gap, before the repacking: the consistent-neighbourhood local
     /// search (see `periodic::local_search`).
     pub local_search: LocalSearchSettings,
+    /// The aligned fill (see `periodic::aligned_fill`): into the peak bound before the root,
+    /// then into the root's bound when the root leaves a gap.
+    pub aligned_fill: AlignedFillSettings,
     /// The job-level tree.
     pub tree: TreeSettings,
 }
@@ -278,6 +288,7 @@ impl Default for BranchSettings {
             repack: RepackSettings::default(),
             repack_share: 0.1,
             local_search: LocalSearchSettings::default(),
+            aligned_fill: AlignedFillSettings::default(),
             tree: TreeSettings::default(),
         }
     }
@@ -296,6 +307,10 @@ impl BranchSettings {
             local_search: LocalSearchSettings {
                 enabled: false,
                 ..LocalSearchSettings::default()
+            },
+            aligned_fill: AlignedFillSettings {
+                enabled: false,
+                ..AlignedFillSettings::default()
             },
             tree: TreeSettings {
                 heuristics: false,

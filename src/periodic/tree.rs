@@ -1,5 +1,6 @@
 //! `--method bp` after the root (models/periodic.md, "Branch-and-price"): when the root's
-//! packing is above its bound, the repacking ([`super::repack`]) and then branch-and-price over
+//! packing is above its bound, the aligned fill ([`super::aligned_fill`]), the local search,
+//! the repacking ([`super::repack`]) and then branch-and-price over
 //! the *job-level* master — the root's own master, one row per job with demand `N_j` — whose
 //! branching rows count the machines holding at least `k_j` tasks of every job of a corner
 //! (Vanderbeck 2011): `Σ_{a ≥ q} λ_a ≤ ⌊s⌋` or `≥ ⌈s⌉`. The pricing honours the rows exactly
@@ -8,6 +9,7 @@
 //! (ties: deeper, then the `≥` child); at each node the LP rounded down, the rest packed by
 //! BFD and repacked, as the primal heuristic.
 
+use super::aligned_fill::aligned_fill;
 use super::branched::{holds, BranchedPricing, Corner, Counts};
 use super::heuristics::best_fit_decreasing_within;
 use super::instance::Instance;
@@ -80,6 +82,30 @@ pub(super) fn solve(
     // column generation, which the time is better spent on (300-job Large/Large seed 2 is
     // proven so, and was not with the search first).
     let settled = root.stats.get("root_settled").is_some_and(|&v| v > 0.5);
+    // The aligned fill below the root's packing, one machine fewer at a time while it
+    // succeeds (a target with more budget is easier, so the first try is the likeliest),
+    // down to the root's bound; the peak bound was tried before the root, with the same draws.
+    if bs.aligned_fill.enabled {
+        let until = deadline.keeping(|left| (1.0 - bs.aligned_fill.share) * left);
+        let peak_bound = super::peak::total_demand_bound(inst);
+        let (mut attempts, mut seconds) = (0, 0.0);
+        let mut target = (root.machines.len() as u64).saturating_sub(1);
+        while target >= root.lower_bound.max(peak_bound + 1) && !until.expired() {
+            let f = aligned_fill(inst, target, &bs.aligned_fill, &until);
+            attempts += f.attempts;
+            seconds += f.seconds;
+            match f.machines {
+                Some(m) => {
+                    target = (m.len() as u64).saturating_sub(1);
+                    root.machines = m;
+                }
+                None => break,
+            }
+        }
+        let stats = &mut root.stats;
+        *stats.entry("aligned_fill_attempts".into()).or_default() += attempts as f64;
+        *stats.entry("aligned_fill_seconds".into()).or_default() += seconds;
+    }
     if bs.local_search.enabled && settled && root.machines.len() as u64 > root.lower_bound {
         let until = deadline.keeping(|left| (1.0 - bs.local_search.share) * left);
         let r = local_search(

@@ -63,3 +63,37 @@ fn a_node_limit_reports_incumbent_bound_and_gap() {
     }
     assert!(bitten > 0, "the node limit never left a gap");
 }
+
+/// Small tasks (§5.3's Small/Small and Small/Large at 40 jobs): `bp`'s aligned fill meets
+/// the peak bound before any column generation, the answer verifies, and its bound is the
+/// closed form `verify` re-derives; with the fill off the same instance goes through the root.
+#[test]
+fn the_aligned_fill_meets_the_peak_bound_on_small_tasks() {
+    use vcalloc::periodic::peak::total_demand_bound;
+    use vcalloc::periodic::{generate, Amplitude, TaskSize};
+    let mut filled = 0;
+    for (amplitude, seed) in [
+        (Amplitude::Small, 1),
+        (Amplitude::Large, 2),
+        (Amplitude::Small, 3),
+    ] {
+        let inst = generate(TaskSize::Small, amplitude, 40, seed).unwrap();
+        let sol = solve(&inst, Method::Bp, &Settings::default()).unwrap();
+        assert!(verify(&inst, &sol).is_empty(), "seed {seed}");
+        let lb = total_demand_bound(&inst);
+        assert!(sol.machines().unwrap() >= lb && sol.lower_bound() >= lb);
+        if sol.lp_bound.is_none() {
+            // Returned by the fill: optimal at the peak bound, nothing else ran.
+            assert_eq!(sol.status, Status::Optimal, "seed {seed}");
+            assert_eq!(sol.machines(), Some(lb), "seed {seed}");
+            assert!(sol.stats["aligned_fill_attempts"] >= 1.0);
+            filled += 1;
+        }
+        let mut off = Settings::default();
+        off.bp.aligned_fill.enabled = false;
+        let root = solve(&inst, Method::Bp, &off).unwrap();
+        assert!(root.lp_bound.is_some(), "seed {seed}: the root ran");
+        assert!(root.machines().unwrap() >= sol.lower_bound(), "seed {seed}");
+    }
+    assert!(filled >= 2, "the fill met the bound on only {filled} of 3");
+}
