@@ -1,5 +1,6 @@
 # The two commands of the README: `make demo` and `make test`. Both install what is missing
-# (cmake, a C++ compiler, libclang-dev, python3-venv) and build in release. `make test` ends
+# (cmake, a C++ compiler, libclang-dev, python3-venv); `make demo` builds in release, `make test`
+# in the `ci` profile (release without the crate-local ThinLTO pass, Cargo.toml). `make test` ends
 # with the Python package: built into .venv from the same target/ (beside the Rust tests), then
 # its pytest suite (scripts/test.sh). `make soak` and `make fuzz` are
 # the reliability runs (docs/guide.md, "Reliability"); neither is part of `make test`.
