@@ -88,13 +88,18 @@ pub fn fits(inst: &Instance, load: &Load) -> bool {
     load.peak() <= fit_limit(inst)
 }
 
-/// `W`: the peak over time of the demand of all tasks together (§5.1).
-pub fn total_demand(inst: &Instance) -> f64 {
+/// The load of all tasks together.
+pub fn total_load(inst: &Instance) -> Load {
     let mut all = Load::default();
     for (j, job) in inst.jobs.iter().enumerate() {
         all.add(inst, j, f64::from(job.tasks));
     }
-    all.peak()
+    all
+}
+
+/// `W`: the peak over time of the demand of all tasks together (§5.1).
+pub fn total_demand(inst: &Instance) -> f64 {
+    total_load(inst).peak()
 }
 
 /// The peak-of-total-demand bound of §5.1: `⌈W / C⌉`.

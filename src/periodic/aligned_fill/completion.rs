@@ -124,7 +124,7 @@ pub(super) fn complete(
 ) -> Option<[usize; 6]> {
     let c = inst.capacity;
     let need = c - (load.mean + g.along_of(load));
-    let rbar = pool.total as f64 / inst.jobs.iter().map(|j| f64::from(j.tasks)).sum::<f64>();
+    let rbar = pool.total as f64 / g.tasks as f64;
     let mut best: Option<(f64, [usize; 6])> = None;
     let mut checks = 0u32;
     for x in left {

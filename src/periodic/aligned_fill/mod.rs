@@ -30,7 +30,7 @@ mod completion;
 
 use super::instance::Instance;
 use super::packing::Machine;
-use super::peak::{load_of, norm, Load};
+use super::peak::{load_of, norm, total_load, Load};
 use crate::solver::Deadline;
 use completion::{complete, left_side, right_side, Group, NONE};
 use log::debug;
@@ -171,17 +171,17 @@ struct Geometry {
     across: Vec<f64>,
     /// `m·C − W − ‖A‖`.
     budget: f64,
-
+    /// Every task's load together (`W` and `A`).
+    total: Load,
+    /// Tasks in all.
+    tasks: u64,
     /// `(u_x, u_y)`.
     u: (f64, f64),
 }
 
 impl Geometry {
     fn new(inst: &Instance, target: u64) -> Geometry {
-        let mut total = Load::default();
-        for (j, job) in inst.jobs.iter().enumerate() {
-            total.add(inst, j, f64::from(job.tasks));
-        }
+        let total = total_load(inst);
         let a = norm(total.x, total.y);
         let u = if a > 1e-12 {
             (total.x / a, total.y / a)
@@ -211,7 +211,8 @@ impl Geometry {
             along,
             across,
             budget: m * inst.capacity - total.peak(),
-
+            total,
+            tasks: inst.jobs.iter().map(|j| u64::from(j.tasks)).sum(),
             u,
         }
     }
@@ -280,15 +281,11 @@ fn attempt(
     deadline: &Deadline,
 ) -> Result<Vec<Machine>, Failed> {
     let counts: Vec<u32> = inst.jobs.iter().map(|j| j.tasks).collect();
-    let all: u64 = counts.iter().map(|&c| u64::from(c)).sum();
     let mut pool = Pool::new(&counts);
     let right = right_side(inst, g, settings, rng);
     let mut machines = Vec::with_capacity(g.target);
     // What is left of the total phasor, along and across `u`: each machine aims at its share.
-    let mut rest = Load::default();
-    for (j, job) in inst.jobs.iter().enumerate() {
-        rest.add(inst, j, f64::from(job.tasks));
-    }
+    let mut rest = g.total;
     let mut used = 0.0;
     for k in 0..g.target.saturating_sub(1) {
         if pool.total == 0 {
@@ -320,7 +317,6 @@ fn attempt(
                 settings,
                 &right,
                 &mut pool,
-                all,
                 allow,
                 aim,
                 r > 0,
@@ -333,12 +329,9 @@ fn attempt(
             allow = (allow * 1.5).min(room);
         }
         let Some(tasks) = built else {
-            let rest: Vec<(usize, u32)> =
-                pool.left.iter().enumerate().map(|(j, &n)| (j, n)).collect();
-            let r = load_of(inst, &rest);
             debug!(
                 "rest: mean {:.3} along {:.3} across {:.3}, machines left {}, capacity left {:.3}, types left {}",
-                r.mean, r.x * g.u.0 + r.y * g.u.1, g.across_of(&r), left, left * inst.capacity,
+                rest.mean, g.along_of(&rest), g.across_of(&rest), left, left * inst.capacity,
                 pool.left.iter().filter(|&&n| n > 0).count()
             );
             debug!(
@@ -360,13 +353,7 @@ fn attempt(
         machines.push(Machine { load, tasks });
     }
     if pool.total > 0 {
-        let tasks: Vec<(usize, u32)> = pool
-            .left
-            .iter()
-            .enumerate()
-            .filter(|&(_, &n)| n > 0)
-            .map(|(j, &n)| (j, n))
-            .collect();
+        let tasks = nonzero(&pool.left);
         let load = load_of(inst, &tasks);
         if load.peak() > inst.capacity {
             debug!(
@@ -382,6 +369,16 @@ fn attempt(
     Ok(machines)
 }
 
+/// `(job, count)` for every job with a count.
+fn nonzero(counts: &[u32]) -> Vec<(usize, u32)> {
+    counts
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .map(|(j, &n)| (j, n))
+        .collect()
+}
+
 /// One machine: the random fill, then the exact completion; `None` when no completion fits
 /// within `allow` of waste at `t*`. Leaves the pool as it found it. Retries after the first
 /// complete with up to five tasks instead of four.
@@ -392,7 +389,6 @@ fn build_machine(
     settings: &AlignedFillSettings,
     right: &[Group],
     pool: &mut Pool,
-    all: u64,
     allow: f64,
     aim: (f64, f64),
     triples: bool,
@@ -412,7 +408,7 @@ fn build_machine(
     let mut misses = 0;
     let mut placed: Vec<usize> = Vec::new();
     while pool.total > 0 && s < c - 1.4 * reach {
-        let rbar = pool.total as f64 / all as f64;
+        let rbar = pool.total as f64 / g.tasks as f64;
         let mut best: Option<(f64, usize)> = None;
         for _ in 0..settings.candidates.max(1) {
             let j = pool.find(rng.random_range(0..pool.total));
@@ -457,14 +453,7 @@ fn build_machine(
             taken[j] += 1;
         }
     }
-    Some(
-        taken
-            .iter()
-            .enumerate()
-            .filter(|&(_, &t)| t > 0)
-            .map(|(j, &t)| (j, t))
-            .collect(),
-    )
+    Some(nonzero(&taken))
 }
 
 #[cfg(test)]
