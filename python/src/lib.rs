@@ -234,6 +234,9 @@ fn experiments() -> Vec<(&'static str, &'static str, &'static str, &'static str)
             out.push((s.name, e.name(), "study", s.title));
         }
     }
+    for s in problem::engine_studies() {
+        out.push((s.name, "engine", "study", s.title));
+    }
     out
 }
 

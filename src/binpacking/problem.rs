@@ -195,6 +195,7 @@ impl Problem for BinPacking {
 
     fn configure(_settings: &mut Settings, _common: &Common) {}
 
+    const EXTENSIONS: &'static [&'static str] = &["json", "vbp", "txt", "bpp"];
     fn load(path: &Path, load: &Load) -> Result<Instance> {
         Instance::load_as(path, load.format)
     }

@@ -380,5 +380,15 @@ fn methods(only: Option<&'static dyn Entry>) -> String {
             out.push_str(&format!("  study {}: {limit}\n", s.name));
         }
     }
+    if only.is_none() {
+        out.push_str("engine — studies over every family with column generation\n");
+        for s in problem::engine_studies() {
+            out.push_str(&format!(
+                "  study {}: --time-limit limits {}\n",
+                s.name,
+                s.limits.unwrap_or("each solve")
+            ));
+        }
+    }
     out
 }

@@ -311,6 +311,7 @@ pub fn run<P: Pricing>(
     deadline: &Deadline,
 ) -> Result<CgOutcome> {
     let began = Instant::now();
+    let recorder = super::trace::Recorder::start();
     let demands = master.demands().to_vec();
     let mut bound = known_bound.max(0.0);
     let mut center: Option<Vec<f64>> = None;
@@ -491,6 +492,7 @@ pub fn run<P: Pricing>(
             let converged = added == 0
                 && proven_max.is_some_and(|v| v <= 1.0 + settings.reduced_cost_tol + 1e-8)
                 && priced_at == pi_out;
+            recorder.push(last.value, bound);
             iterations.push(Iteration {
                 master_value: last.value,
                 bound,
@@ -557,6 +559,8 @@ pub fn run<P: Pricing>(
             break termination;
         }
     };
+    // The master after the last columns went in (the iterations record it before).
+    recorder.push(last.value, bound.min(last.value));
     Ok(CgOutcome {
         bound_duals,
         termination,

@@ -14,6 +14,7 @@ mod node;
 mod packing;
 mod pricing;
 pub mod safe;
+pub mod trace;
 pub mod vector;
 
 pub use crate::solver::{Column, CoveringSolution as MasterSolution};

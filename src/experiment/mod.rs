@@ -5,6 +5,7 @@
 mod benchmark;
 mod plot;
 mod report;
+mod root_study;
 mod row;
 mod runner;
 mod sets;
@@ -15,6 +16,7 @@ pub use report::{
     by, cell, k, max, mean, median, methods_of, quantile, render, to_series, write as write_report,
     Matrix, Plot,
 };
+pub use root_study::root_study;
 pub use row::{read_rows, read_table, results_path, sort_rows, write_rows, Row};
 pub use runner::{merge, run, RunOptions, RunSummary};
 pub use sets::{derive_seed, expand, SpecEntry};

@@ -142,6 +142,7 @@ impl Problem for Periodic {
         settings.apply_first_phase();
     }
 
+    const EXTENSIONS: &'static [&'static str] = &["json"];
     fn load(path: &Path, load: &Load) -> Result<Instance> {
         Instance::load(path, load.format)
     }

@@ -33,8 +33,8 @@ pub use config::{
 };
 pub use proof::{BoundCheck, Depth, Proof};
 pub use registry::{
-    find, find_study, find_sweep, registry, Answer, Entry, InstanceRef, MethodRun, SolveRequest,
-    SweepInfo,
+    engine_studies, find, find_study, find_sweep, registry, Answer, Entry, InstanceRef, MethodRun,
+    SolveRequest, SweepInfo,
 };
 
 use crate::error::Result;
@@ -441,6 +441,9 @@ pub trait Problem: Sized + 'static {
     fn flags() -> Vec<Flag>;
     /// Maps the shared knobs onto the settings.
     fn configure(settings: &mut Self::Settings, common: &Common);
+    /// The extensions (lower case, no dot) of the instance files this family reads, for the
+    /// studies that take a folder of files of several families (`colgen-root`); empty: any.
+    const EXTENSIONS: &'static [&'static str] = &[];
     /// Reads and validates an instance file.
     fn load(path: &Path, load: &Self::Load) -> Result<Self::Instance>;
     /// Solves with one method, within `deadline`, sharing `memo` with the other methods of

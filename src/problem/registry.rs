@@ -101,11 +101,18 @@ pub fn demo() -> Result<String> {
     super::demo::run()
 }
 
+/// The studies of the engine itself, over every family that runs column generation
+/// (`colgen-root`): listed after the families' own.
+pub fn engine_studies() -> Vec<super::Study> {
+    vec![crate::experiment::root_study()]
+}
+
 /// The study called `name`.
 pub fn find_study(name: &str) -> Option<super::Study> {
     REGISTRY
         .iter()
         .flat_map(|e| e.studies())
+        .chain(engine_studies())
         .find(|s| s.name == name)
 }
 
@@ -245,6 +252,9 @@ pub trait Entry: Sync {
     fn check_method(&self, name: &str) -> std::result::Result<(), String>;
     /// Loads, solves, and (as every answer is) verifies.
     fn solve(&self, req: &SolveRequest<'_>) -> Result<Answer>;
+    /// Whether `file` is an instance of this family: its extension is one the family reads
+    /// and the file loads with the default load options.
+    fn claims(&self, file: &Path) -> bool;
     /// Re-checks a solution file's JSON against an instance file: the violations, a
     /// one-line summary and what became of the bound (re-derived to `depth`).
     fn verify(
@@ -400,6 +410,16 @@ impl<P: Problem> Entry for Registered<P> {
     }
     fn check_method(&self, name: &str) -> std::result::Result<(), String> {
         name.parse::<P::Method>().map(|_| ())
+    }
+
+    fn claims(&self, file: &Path) -> bool {
+        let ext = file
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        let listed =
+            P::EXTENSIONS.is_empty() || ext.is_some_and(|e| P::EXTENSIONS.contains(&e.as_str()));
+        listed && P::load(file, &P::Load::default()).is_ok()
     }
 
     fn solve(&self, req: &SolveRequest<'_>) -> Result<Answer> {

@@ -128,6 +128,7 @@ impl Problem for SocPacking {
 
     fn configure(_settings: &mut Settings, _common: &Common) {}
 
+    const EXTENSIONS: &'static [&'static str] = &["json", "cbp"];
     fn load(path: &Path, load: &Load) -> Result<Instance> {
         Instance::load_as(path, load.format)
     }

@@ -15,6 +15,7 @@ mod cli_rebalance;
 mod cli_socbp;
 mod cli_vcsched;
 mod cluster_scripts;
+mod colgen_root;
 mod doc_commands;
 mod expcone_oracles;
 mod experiment;

@@ -280,6 +280,9 @@ pub fn command() -> Command {
             experiment = experiment.subcommand(study_command(s.name, s.title));
         }
     }
+    for s in vcalloc::problem::engine_studies() {
+        experiment = experiment.subcommand(study_command(s.name, s.title));
+    }
     experiment = experiment.subcommand(
         Command::new("merge")
             .about("Join the results of shard folders into one folder (and its report)")
