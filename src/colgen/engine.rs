@@ -542,10 +542,32 @@ pub fn run<P: Pricing>(
         // The dual-optimal inequalities have done their part: the plain master again, whose
         // primal solution is a cover (re-solved even past the deadline, as the first master).
         master.drop_exchanges()?;
-        let again = master.solve(&deadline.at_least(settings.first_master_seconds))?;
-        last = again.ok_or_else(|| {
-            crate::Error::Highs("the master without exchanges did not finish".into())
-        })?;
+        let Some(again) = master.solve(&deadline.at_least(settings.first_master_seconds))? else {
+            // Out of time (n = 1,000 SOC items: more than the extra second). The last master
+            // value, with the exchange columns, is still an upper bound on the LP optimum (the
+            // inequalities are dual-optimal) and its duals are feasible for the plain LP; its
+            // primal point may lean on the exchange columns, so the caller gets the starting
+            // columns each once instead, the cover of the first solve's timeout.
+            log::debug!(
+                "cg: the master without exchanges did not finish by the deadline ({} iterations)",
+                iterations.len()
+            );
+            recorder.push(last.value, bound.min(last.value));
+            return Ok(CgOutcome {
+                bound_duals,
+                termination: Termination::TimeLimit,
+                master_value: last.value,
+                bound: bound.min(last.value),
+                primal: vec![1.0; master.len()],
+                duals: last.duals,
+                iterations,
+                columns_added,
+                mispriced,
+                seconds: began.elapsed().as_secs_f64(),
+                settled_seconds,
+            });
+        };
+        last = again;
         log::debug!(
             "cg: exchanges dropped after {} iterations ({termination:?}), master {:.6}",
             iterations.len(),

@@ -298,7 +298,6 @@ fn report(args: &StudyArgs, input: &Path, rows: &[RootRow], skipped: &[String]) 
     );
     let families: Vec<&str> = {
         let mut f: Vec<&str> = rows.iter().map(|r| r.family).collect();
-        f.dedup();
         f.sort_unstable();
         f.dedup();
         f

@@ -596,6 +596,19 @@ impl Pricing for SocKnapsack {
         self.aim = enough;
     }
 
+    /// Each item against the item of least `a + b` that is at least as large in both terms
+    /// (ties by index, so no two items dominate each other): a bin's load `Σa + D√Σb` does
+    /// not grow when the heavy item is replaced by the light one, so the result is a bin
+    /// again. None under branching decisions, which a swap could break.
+    fn dominance(&self) -> Vec<(usize, usize)> {
+        if self.decisions.groups.iter().any(|g| g.len() > 1)
+            || self.decisions.conflicts.iter().any(|c| !c.is_empty())
+        {
+            return Vec::new();
+        }
+        dominance_pairs(&self.inst)
+    }
+
     /// Covered items are priced at 0 and left out of the bins ([`price_uncovered`]).
     fn dive(&mut self, residual: &[f64]) {
         self.diving = true;
@@ -606,6 +619,25 @@ impl Pricing for SocKnapsack {
         self.diving = false;
         self.covered = None;
     }
+}
+
+/// See [`SocKnapsack::dominance`]: pairs `(light, heavy)`, at most one per light item.
+pub(super) fn dominance_pairs(inst: &Instance) -> Vec<(usize, usize)> {
+    let n = inst.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    let size = |i: usize| inst.a[i] + inst.b[i];
+    order.sort_by(|&x, &y| size(x).total_cmp(&size(y)).then(x.cmp(&y)));
+    let mut pairs = Vec::new();
+    for (k, &light) in order.iter().enumerate() {
+        let heavy = order[k + 1..]
+            .iter()
+            .copied()
+            .find(|&h| inst.a[h] >= inst.a[light] && inst.b[h] >= inst.b[light]);
+        if let Some(h) = heavy {
+            pairs.push((light, h));
+        }
+    }
+    pairs
 }
 
 impl BranchPricing for SocKnapsack {

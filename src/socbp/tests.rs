@@ -173,9 +173,10 @@ fn lagrangian_bound_is_above_every_bin() {
     }
 }
 
-/// Stabilised column generation (self-adjusting Wentges smoothing) and the plain loop reach
-/// the same root LP value on tiny random instances; both root bounds lie below the
-/// brute-force optimum once rounded up.
+/// Stabilised column generation (self-adjusting Wentges smoothing and the dual-optimal
+/// inequalities of the items' dominance, the default) and the plain loop reach the same root
+/// LP value on tiny random instances; both root bounds lie below the brute-force optimum once
+/// rounded up.
 #[test]
 fn stabilised_and_plain_roots_reach_the_same_lp() {
     let mut rng = ChaCha8Rng::seed_from_u64(34);
@@ -189,6 +190,7 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
             settings.bp.cg.stop_when_bound_closes = false;
             settings.bp.cg.tail_iterations = 0;
             settings.bp.cg.smoothing_auto = auto;
+            settings.bp.cg.dual_optimal_inequalities = auto;
             let sol = solve(&inst, Method::Cg, &settings, &Deadline::none()).unwrap();
             let s = &sol.certificate.stats;
             // No root when the heuristic's packing already meets the closed-form bound.
@@ -217,4 +219,44 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
         }
     }
     assert!(compared >= 30, "only {compared} cases had a root");
+}
+
+/// Every dominance pair is a valid swap: the light item is at most the heavy one in both
+/// terms, each item is light at most once, no pair is reversed, and swapping the heavy item
+/// out of any fitting bin for the light one leaves a fitting bin.
+#[test]
+fn dominance_pairs_are_valid_swaps() {
+    let mut rng = ChaCha8Rng::seed_from_u64(35);
+    let mut pairs_seen = 0;
+    for case in 0..60 {
+        let inst = random_case(&mut rng, case);
+        let pairs = super::pricing::dominance_pairs(&inst);
+        let mut light_once = std::collections::HashSet::new();
+        for &(l, h) in &pairs {
+            assert!(
+                l != h && inst.a[l] <= inst.a[h] && inst.b[l] <= inst.b[h],
+                "case {case}"
+            );
+            assert!(light_once.insert(l), "case {case}: item {l} light twice");
+            assert!(
+                !pairs.contains(&(h, l)),
+                "case {case}: {l} and {h} both ways"
+            );
+            // Any bin with `h` and not `l` still fits with `l` instead.
+            for other in 0..inst.len() {
+                if other == l || other == h {
+                    continue;
+                }
+                let (a, b) = (inst.a[h] + inst.a[other], inst.b[h] + inst.b[other]);
+                if inst.fits(a, b) {
+                    assert!(inst.fits(inst.a[l] + inst.a[other], inst.b[l] + inst.b[other]));
+                }
+            }
+        }
+        pairs_seen += pairs.len();
+    }
+    assert!(
+        pairs_seen > 60,
+        "only {pairs_seen} pairs: the test would be vacuous"
+    );
 }

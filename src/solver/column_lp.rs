@@ -277,6 +277,11 @@ impl ColumnLp {
             .try_solve()
             .map_err(|e| Error::Highs(format!("master solve: {e:?}")))?;
         self.highs_seconds += began.elapsed().as_secs_f64();
+        log::trace!(
+            "master LP: {} simplex iterations in {:.4} s",
+            solved.simplex_iteration_count(),
+            began.elapsed().as_secs_f64()
+        );
         let status = solved.status();
         if status == HighsModelStatus::ReachedTimeLimit {
             log::debug!(
