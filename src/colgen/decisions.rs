@@ -20,6 +20,11 @@ pub struct Decisions {
 }
 
 impl Decisions {
+    /// No decision: every group is one item and no group conflicts with another (the root).
+    pub fn is_empty(&self) -> bool {
+        self.groups.iter().all(|g| g.len() == 1) && self.conflicts.iter().all(Vec::is_empty)
+    }
+
     /// The groups of `items` items under `together` and `apart` pairs.
     pub fn new(items: usize, together: &[(usize, usize)], apart: &[(usize, usize)]) -> Self {
         let rep = together_groups(items, together);

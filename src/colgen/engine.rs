@@ -362,6 +362,8 @@ pub fn run<P: Pricing>(
     };
     // Iterations before the current phase (with, then without the exchange columns).
     let mut phase_start = 0;
+    // The last solve was with the exchange columns and could not be redone without them.
+    let mut leans_on_exchanges = false;
     let termination = loop {
         let termination = loop {
             if deadline.expired() {
@@ -546,26 +548,13 @@ pub fn run<P: Pricing>(
             // Out of time (n = 1,000 SOC items: more than the extra second). The last master
             // value, with the exchange columns, is still an upper bound on the LP optimum (the
             // inequalities are dual-optimal) and its duals are feasible for the plain LP; its
-            // primal point may lean on the exchange columns, so the caller gets the starting
-            // columns each once instead, the cover of the first solve's timeout.
+            // primal point may lean on the exchange columns (see below).
             log::debug!(
                 "cg: the master without exchanges did not finish by the deadline ({} iterations)",
                 iterations.len()
             );
-            recorder.push(last.value, bound.min(last.value));
-            return Ok(CgOutcome {
-                bound_duals,
-                termination: Termination::TimeLimit,
-                master_value: last.value,
-                bound: bound.min(last.value),
-                primal: vec![1.0; master.len()],
-                duals: last.duals,
-                iterations,
-                columns_added,
-                mispriced,
-                seconds: began.elapsed().as_secs_f64(),
-                settled_seconds,
-            });
+            leans_on_exchanges = true;
+            break Termination::TimeLimit;
         };
         last = again;
         log::debug!(
@@ -583,6 +572,13 @@ pub fn run<P: Pricing>(
     };
     // The master after the last columns went in (the iterations record it before).
     recorder.push(last.value, bound.min(last.value));
+    // A point that leans on the exchanges is no cover: the caller gets the starting columns
+    // each once instead, the cover of the first solve's timeout.
+    let primal = if leans_on_exchanges {
+        vec![1.0; master.len()]
+    } else {
+        last.primal
+    };
     Ok(CgOutcome {
         bound_duals,
         termination,
@@ -590,11 +586,13 @@ pub fn run<P: Pricing>(
         bound: bound.min(last.value),
         columns_added,
         mispriced,
-        primal: last.primal,
+        primal,
         duals: last.duals,
         iterations,
         seconds: began.elapsed().as_secs_f64(),
-        settled_seconds: settled_seconds
-            .or_else(|| settled(bound, last.value).then(|| began.elapsed().as_secs_f64())),
+        settled_seconds: settled_seconds.or_else(|| {
+            (!leans_on_exchanges && settled(bound, last.value))
+                .then(|| began.elapsed().as_secs_f64())
+        }),
     })
 }

@@ -64,6 +64,29 @@ impl Outcome {
     fn flag(&self, key: &str) -> bool {
         self.get(key).is_some_and(|v| v > 0.5)
     }
+
+    /// The root's columns of both tables, in their order: converged, settled (as `yes`/`1`),
+    /// root seconds, settled seconds, iterations, columns, root bound and master; `fine`
+    /// (`roots.tsv`) with more digits than the report's.
+    fn root_cells(&self, fine: bool) -> [String; 8] {
+        let (secs, lp) = if fine { (3, 6) } else { (2, 4) };
+        let flag = |key: &str| match (self.flag(key), fine) {
+            (true, true) => "1".to_string(),
+            (false, true) => "0".to_string(),
+            (true, false) => "yes".to_string(),
+            (false, false) => "no".to_string(),
+        };
+        [
+            flag("root_converged"),
+            flag("root_settled"),
+            cell(self.get("root_seconds"), secs),
+            cell(self.settled_at(), secs),
+            cell(self.get("root_iterations"), 0),
+            cell(self.get("root_columns"), 0),
+            cell(self.get("root_bound"), lp),
+            cell(self.get("root_master"), lp),
+        ]
+    }
 }
 
 /// The instance files under `input` (itself when a file), sorted, recursively; notes and
@@ -201,21 +224,14 @@ fn write_files(out: &Path, rows: &[RootRow]) -> Result<()> {
             Ok(o) => {
                 let _ = writeln!(
                     roots,
-                    "{}\t{}\t{}\t{}\t{}\t{:.3}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t",
+                    "{}\t{}\t{}\t{}\t{}\t{:.3}\t{}\t",
                     r.file,
                     r.family,
                     o.status,
                     cell(o.objective, 0),
                     cell(o.bound, 0),
                     o.seconds,
-                    u8::from(o.flag("root_converged")),
-                    u8::from(o.flag("root_settled")),
-                    cell(o.get("root_seconds"), 3),
-                    cell(o.settled_at(), 3),
-                    cell(o.get("root_iterations"), 0),
-                    cell(o.get("root_columns"), 0),
-                    cell(o.get("root_bound"), 6),
-                    cell(o.get("root_master"), 6),
+                    o.root_cells(true).join("\t"),
                 );
                 for p in &o.root {
                     let _ = writeln!(
@@ -340,24 +356,13 @@ fn report(args: &StudyArgs, input: &Path, rows: &[RootRow], skipped: &[String]) 
             Ok(o) => {
                 let _ = writeln!(
                     s,
-                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                    "| {} | {} | {} | {} | {} | {} |",
                     r.file,
                     r.family,
                     o.status,
                     cell(o.objective, 0),
                     cell(o.bound, 0),
-                    if o.flag("root_converged") {
-                        "yes"
-                    } else {
-                        "no"
-                    },
-                    if o.flag("root_settled") { "yes" } else { "no" },
-                    cell(o.get("root_seconds"), 2),
-                    cell(o.settled_at(), 2),
-                    cell(o.get("root_iterations"), 0),
-                    cell(o.get("root_columns"), 0),
-                    cell(o.get("root_bound"), 4),
-                    cell(o.get("root_master"), 4),
+                    o.root_cells(false).join(" | "),
                 );
             }
             Err(e) => {

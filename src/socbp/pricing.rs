@@ -601,9 +601,7 @@ impl Pricing for SocKnapsack {
     /// not grow when the heavy item is replaced by the light one, so the result is a bin
     /// again. None under branching decisions, which a swap could break.
     fn dominance(&self) -> Vec<(usize, usize)> {
-        if self.decisions.groups.iter().any(|g| g.len() > 1)
-            || self.decisions.conflicts.iter().any(|c| !c.is_empty())
-        {
+        if !self.decisions.is_empty() {
             return Vec::new();
         }
         dominance_pairs(&self.inst)
