@@ -212,6 +212,7 @@ pub fn branch_and_price<P: BranchPricing>(
     deadline: &Deadline,
 ) -> Result<BpOutcome> {
     let began = Instant::now();
+    let _phase = crate::solver::progress::phase(|| format!("branch-and-price over {rows} items"));
     let demands = vec![1.0; rows];
     let mut pool: Vec<Column> = Vec::new();
     let mut seen: HashSet<Vec<usize>> = HashSet::new();

@@ -239,6 +239,9 @@ pub fn subset_row_root<P: CutPricing>(
     deadline: &Deadline,
 ) -> Result<CutOutcome> {
     let began = Instant::now();
+    let _phase = crate::solver::progress::phase(|| {
+        format!("subset-row cut rounds towards a bound of {target}")
+    });
     let mut cuts: Vec<Triple> = Vec::new();
     let mut bound = known_bound;
     let mut lp_value = None;

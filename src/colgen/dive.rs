@@ -108,6 +108,7 @@ pub fn dive_with<P: Pricing>(
     guide: &DiveGuide,
 ) -> Result<DiveOutcome> {
     let began = Instant::now();
+    let _phase = crate::solver::progress::phase(|| "diving: fixing columns of the LP".into());
     let mut residual = master.demands().to_vec();
     pricing.dive(&residual);
     // Machines fixed per column, and the coefficients the LP currently holds.

@@ -311,6 +311,9 @@ pub fn run<P: Pricing>(
     deadline: &Deadline,
 ) -> Result<CgOutcome> {
     let began = Instant::now();
+    let _phase = crate::solver::progress::phase(|| {
+        format!("column generation over {} rows", master.demands().len())
+    });
     let recorder = super::trace::Recorder::start();
     let demands = master.demands().to_vec();
     let mut bound = known_bound.max(0.0);

@@ -86,6 +86,9 @@ pub fn close_by_enumeration<P: Pricing>(
     if !settings.enabled || !pricing.can_enumerate() || target == 0 || deadline.expired() {
         return Ok(None);
     }
+    let _phase = crate::solver::progress::phase(|| {
+        format!("reduced-cost enumeration: is there a packing of {target}?")
+    });
     let full = CgSettings {
         stop_when_bound_closes: false,
         tail_iterations: 0,

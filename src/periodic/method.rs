@@ -129,6 +129,9 @@ pub fn solve_within(
             let mut filled = None;
             if bs.aligned_fill.enabled {
                 let until = deadline.keeping(|left| (1.0 - bs.aligned_fill.share) * left);
+                let _phase = crate::solver::progress::phase(|| {
+                    format!("aligned fill into the peak bound, {lb} machines")
+                });
                 let f = aligned_fill(inst, lb, &bs.aligned_fill, &until);
                 if let Some(m) = f.machines.as_ref().filter(|m| m.len() as u64 <= lb) {
                     let mut sol = from_machines(method, m, lb, began);

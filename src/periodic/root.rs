@@ -75,6 +75,8 @@ pub(super) fn aggregated_root(
     deadline: &Deadline,
 ) -> Result<Root> {
     let deadline = *deadline;
+    let heuristics_phase =
+        crate::solver::progress::phase(|| "heuristics (best fit decreasing, min-max)".into());
     // Heuristics: baselines, initial columns and the integer finish's starting point.
     let bfd = best_fit_decreasing_within(inst, &deadline);
     let mm = if settings.mm_start {
@@ -89,6 +91,7 @@ pub(super) fn aggregated_root(
         &bfd
     };
     let heuristic_seconds = began.elapsed().as_secs_f64();
+    drop(heuristics_phase);
 
     // Initial columns: K0 (as many tasks of one job as fit alone) and, unless the settings
     // say `k0`, the heuristics' machines.

@@ -91,6 +91,12 @@ pub(super) fn solve(
         let (mut attempts, mut seconds) = (0, 0.0);
         let mut target = (root.machines.len() as u64).saturating_sub(1);
         while target >= root.lower_bound.max(peak_bound + 1) && !until.expired() {
+            let _phase = crate::solver::progress::phase(|| {
+                format!(
+                    "aligned fill into {target} machines, bound {}",
+                    root.lower_bound
+                )
+            });
             let f = aligned_fill(inst, target, &bs.aligned_fill, &until);
             attempts += f.attempts;
             seconds += f.seconds;
@@ -108,6 +114,13 @@ pub(super) fn solve(
     }
     if bs.local_search.enabled && settled && root.machines.len() as u64 > root.lower_bound {
         let until = deadline.keeping(|left| (1.0 - bs.local_search.share) * left);
+        let _phase = crate::solver::progress::phase(|| {
+            format!(
+                "local search from {} machines, bound {}",
+                root.machines.len(),
+                root.lower_bound
+            )
+        });
         let r = local_search(
             inst,
             &mut root.machines,
@@ -123,6 +136,13 @@ pub(super) fn solve(
     }
     if bs.repack.enabled && root.machines.len() as u64 > root.lower_bound {
         let until = deadline.keeping(|left| (1.0 - bs.repack_share) * left);
+        let _phase = crate::solver::progress::phase(|| {
+            format!(
+                "repacking from {} machines, bound {}",
+                root.machines.len(),
+                root.lower_bound
+            )
+        });
         let r = repack(
             inst,
             &mut root.machines,
@@ -145,7 +165,15 @@ pub(super) fn solve(
         stats.insert("nodes".into(), 0.0);
         return Ok(root.into_solution("bp", began));
     }
+    let phase = crate::solver::progress::phase(|| {
+        format!(
+            "branch-and-price over jobs from {} machines, bound {}",
+            root.machines.len(),
+            root.lower_bound
+        )
+    });
     let out = search(inst, settings, &root, deadline)?;
+    drop(phase);
     if out.machines.len() < root.machines.len() {
         root.machines = out.machines;
     }
@@ -254,11 +282,13 @@ pub fn search(
         let node = heap.pop().expect("not empty");
         nodes += 1;
         depth = depth.max(node.depth);
+        let node_began = Instant::now();
         let out = solve_node(inst, &mut pricing, &pool, &node, best, ts, deadline)?;
+        let node_seconds = node_began.elapsed().as_secs_f64();
         remember(&mut pool, &out.columns);
         let node_bound = ceil_with_tolerance(out.bound).max(node.bound);
         debug!(
-            "tree node {nodes} depth {}: bound {node_bound}, {} rows, incumbent {best}",
+            "tree node {nodes} depth {}: bound {node_bound}, {} rows, incumbent {best}, {node_seconds:.2} s",
             node.depth,
             node.rows.len()
         );
@@ -299,6 +329,11 @@ pub fn search(
             };
             let pack = (ts.heuristics && !integral).then_some((settings, &rs));
             let mut machines = rounded_packing(inst, &support, pack, deadline)?;
+            debug!(
+                "tree node {nodes}: the rounding packs {} machines in {:.2} s",
+                machines.len(),
+                node_began.elapsed().as_secs_f64() - node_seconds
+            );
             if ts.heuristics
                 && !deadline.expired()
                 && machines.len() as u64 > node_bound
@@ -306,6 +341,11 @@ pub fn search(
             {
                 repack(inst, &mut machines, node_bound, settings, &rs, deadline)?;
             }
+            debug!(
+                "tree node {nodes}: heuristic packs {} machines in {:.2} s",
+                machines.len(),
+                node_began.elapsed().as_secs_f64() - node_seconds
+            );
             if machines.len() < incumbent.len() {
                 info!(
                     "tree: node {nodes} packs {} machines (was {})",
@@ -469,6 +509,15 @@ fn rounded_packing(
         }
     }
     remove_over_coverage(inst, &mut machines);
+    debug!(
+        "rounding: {} machines rounded down, {} tasks left",
+        machines.len(),
+        uncovered(inst, &machines)
+            .jobs
+            .iter()
+            .map(|j| j.tasks)
+            .sum::<u32>()
+    );
     match pack {
         Some((settings, rs)) => complete(inst, &mut machines, settings, rs, deadline)?,
         None => {

@@ -431,7 +431,7 @@ impl<P: Problem> Entry for Registered<P> {
         // A heartbeat in the live log whenever the method itself is quiet for an interval.
         let sol = crate::solver::progress::while_running(
             || Self::solve_checked(&inst, method, &settings, &deadline, &P::Memo::default()),
-            || format!("{} {}: running", P::NAME, req.method),
+            || crate::solver::progress::status(&format!("{} {}", P::NAME, req.method)),
         )?;
         // The load options travel with the answer: `verify` reads the instance as it was read.
         let mut json = serde_json::to_value(&sol).expect("a solution serialises");

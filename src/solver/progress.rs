@@ -172,6 +172,47 @@ pub fn heartbeat<R>(
     })
 }
 
+/// What the solve is doing now, for the heartbeat of [`while_running`]: the label of the
+/// innermost [`Phase`] alive and when it began.
+static PHASE: Mutex<Option<(String, Instant)>> = Mutex::new(None);
+
+/// A named stretch of a solve (the aligned fill, the local search, the tree…): while it lives
+/// the heartbeat says what runs and for how long, instead of a bare "running". Dropping it
+/// gives the line back to the phase it replaced. A no-op while progress is hidden.
+#[must_use = "the phase ends when this guard is dropped"]
+pub struct Phase {
+    restore: Option<Option<(String, Instant)>>,
+}
+
+/// Starts a [`Phase`] labelled `label` (called only while progress is shown).
+pub fn phase(label: impl FnOnce() -> String) -> Phase {
+    if !enabled() {
+        return Phase { restore: None };
+    }
+    let mut now = PHASE.lock().unwrap_or_else(|e| e.into_inner());
+    let previous = now.replace((label(), Instant::now()));
+    Phase {
+        restore: Some(previous),
+    }
+}
+
+impl Drop for Phase {
+    fn drop(&mut self) {
+        if let Some(previous) = self.restore.take() {
+            *PHASE.lock().unwrap_or_else(|e| e.into_inner()) = previous;
+        }
+    }
+}
+
+/// The heartbeat's status: `what`, then the current phase and its seconds when one is set
+/// (`periodic bp: aligned fill into 3,796 machines (12 s)`), else `what: running`.
+pub fn status(what: &str) -> String {
+    match &*PHASE.lock().unwrap_or_else(|e| e.into_inner()) {
+        Some((label, since)) => format!("{what}: {label} ({:.0} s)", since.elapsed().as_secs_f64()),
+        None => format!("{what}: running"),
+    }
+}
+
 fn interval() -> Duration {
     Duration::from_millis(INTERVAL_MS.load(Ordering::Relaxed))
 }
@@ -205,5 +246,42 @@ mod tests {
         assert_eq!(figure(-1e300), "-");
         assert_eq!(gap(0.0117), "1.17%");
         assert_eq!(gap(f64::INFINITY), "-");
+    }
+
+    #[test]
+    fn a_phase_names_the_heartbeat_until_it_ends_and_nests() {
+        // Progress is hidden in tests: a phase is then a no-op.
+        {
+            let _p = phase(|| "never shown".into());
+            assert_eq!(status("x m"), "x m: running");
+        }
+        // Shown (the logger's state is global: set it by hand, as the CLI does).
+        let outer = Phase {
+            restore: Some(
+                PHASE
+                    .lock()
+                    .unwrap()
+                    .replace(("outer".into(), Instant::now())),
+            ),
+        };
+        assert!(
+            status("x m").starts_with("x m: outer ("),
+            "{}",
+            status("x m")
+        );
+        {
+            let _inner = Phase {
+                restore: Some(
+                    PHASE
+                        .lock()
+                        .unwrap()
+                        .replace(("inner".into(), Instant::now())),
+                ),
+            };
+            assert!(status("x m").starts_with("x m: inner ("));
+        }
+        assert!(status("x m").starts_with("x m: outer ("));
+        drop(outer);
+        assert_eq!(status("x m"), "x m: running");
     }
 }

@@ -569,6 +569,35 @@ fn a_method_with_no_log_of_its_own_gets_a_heartbeat() {
 }
 
 #[test]
+fn the_heartbeat_names_the_phase_that_runs() {
+    // Branch-and-price over 2 million tasks: the aligned fill, the heuristics and the root
+    // each take seconds, and each names itself in the heartbeat instead of "running".
+    let d = tempfile::tempdir().unwrap();
+    let inst = &common::two_million_periodic_tasks(d.path(), "p.json");
+    let args = [
+        "solve",
+        "periodic",
+        inst,
+        "--method",
+        "bp",
+        "--time-limit",
+        "3",
+        "-v",
+        "--output",
+        "-",
+    ];
+    let (c, err) = logged(&args, None);
+    assert_eq!(c["method"], "bp");
+    let phases: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains(" s  periodic bp: ") && !l.ends_with(": running"))
+        .collect();
+    assert!(!phases.is_empty(), "{err}");
+    // Each names what runs and for how long: `… bp: LABEL (N s)`.
+    assert!(phases.iter().all(|l| l.ends_with(" s)")), "{phases:?}");
+}
+
+#[test]
 fn branch_and_price_logs_its_tree_by_default_and_rust_log_still_works() {
     let d = tempfile::tempdir().unwrap();
     let settings = d.path().join("tree.toml");
