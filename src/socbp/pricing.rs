@@ -52,6 +52,10 @@ pub struct PricingSettings {
     /// The grid bound's chords' largest gap below `D√Σb`, relative to the capacity (its
     /// pieces of `Σb` are as long as that allows).
     pub grid_chord_gap: f64,
+    /// The grid bound's finest rows: the row that holds the bound is solved again with four
+    /// times its cells while it has fewer than this (`grid.rs`: the rounding of the weights,
+    /// one cell per item of a bin, is most of the bound's error).
+    pub grid_fine_cells: usize,
     /// The grid bound's best rows whose optimal sets, repaired into bins, are offered as
     /// columns (the first incumbents of the searches).
     pub grid_columns: usize,
@@ -70,6 +74,7 @@ impl Default for PricingSettings {
             after_improving: 50_000,
             grid_cells: 2_000,
             grid_chord_gap: 0.001,
+            grid_fine_cells: 32_000,
             grid_columns: 8,
         }
     }
@@ -138,6 +143,7 @@ impl SocKnapsack {
         let grid = super::grid::Grid {
             cells: self.settings.grid_cells,
             chord_gap: self.settings.grid_chord_gap,
+            fine_cells: self.settings.grid_fine_cells,
         };
         let keep = self.settings.grid_columns;
         let (g, sets) = super::grid::bound(inst.capacity, inst.d, &terms, grid, keep, deadline)?;

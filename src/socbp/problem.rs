@@ -30,6 +30,13 @@ impl Validate for Settings {
                  gaps need thousands of pieces)",
             ));
         }
+        if self.pricing.grid_fine_cells > 1_000_000 {
+            return Err(Invalid::new(
+                "pricing.grid_fine_cells",
+                self.pricing.grid_fine_cells,
+                "must be at most 1,000,000 (at most grid_cells: no refinement)",
+            ));
+        }
         if self.pricing.grid_cells > 1_000_000 {
             return Err(Invalid::new(
                 "pricing.grid_cells",
