@@ -67,6 +67,17 @@ pub struct TreeOutcome {
     pub seconds: f64,
 }
 
+/// The live log's phase `what`, started from the root's packing and bound.
+fn from_root(what: &str, root: &Root) -> crate::solver::progress::Phase {
+    crate::solver::progress::phase(|| {
+        format!(
+            "{what} from {} machines, bound {}",
+            root.machines.len(),
+            root.lower_bound
+        )
+    })
+}
+
 /// `--method bp` from the root's answer: the repacking, then the tree, within `deadline`.
 pub(super) fn solve(
     inst: &Instance,
@@ -114,13 +125,7 @@ pub(super) fn solve(
     }
     if bs.local_search.enabled && settled && root.machines.len() as u64 > root.lower_bound {
         let until = deadline.keeping(|left| (1.0 - bs.local_search.share) * left);
-        let _phase = crate::solver::progress::phase(|| {
-            format!(
-                "local search from {} machines, bound {}",
-                root.machines.len(),
-                root.lower_bound
-            )
-        });
+        let _phase = from_root("local search", &root);
         let r = local_search(
             inst,
             &mut root.machines,
@@ -136,13 +141,7 @@ pub(super) fn solve(
     }
     if bs.repack.enabled && root.machines.len() as u64 > root.lower_bound {
         let until = deadline.keeping(|left| (1.0 - bs.repack_share) * left);
-        let _phase = crate::solver::progress::phase(|| {
-            format!(
-                "repacking from {} machines, bound {}",
-                root.machines.len(),
-                root.lower_bound
-            )
-        });
+        let _phase = from_root("repacking", &root);
         let r = repack(
             inst,
             &mut root.machines,
@@ -165,13 +164,7 @@ pub(super) fn solve(
         stats.insert("nodes".into(), 0.0);
         return Ok(root.into_solution("bp", began));
     }
-    let phase = crate::solver::progress::phase(|| {
-        format!(
-            "branch-and-price over jobs from {} machines, bound {}",
-            root.machines.len(),
-            root.lower_bound
-        )
-    });
+    let phase = from_root("branch-and-price over jobs", &root);
     let out = search(inst, settings, &root, deadline)?;
     drop(phase);
     if out.machines.len() < root.machines.len() {

@@ -66,7 +66,7 @@ pub fn bound(
     }
     // Each row's value and cells after the refinement; the sets are read at those cells (a
     // refined row's set overflows the bin by less, so its repair loses less).
-    let refined = refine(cap, d, terms, &items, &rows, grid, deadline)?;
+    let refined = refine(cap, d, terms, &items, &rows, grid, &mut f, deadline)?;
     let best = refined.iter().map(|r| r.0).fold(0.0, f64::max);
     let mut order: Vec<usize> = (0..rows.len()).collect();
     order.sort_by(|&x, &y| refined[y].0.total_cmp(&refined[x].0).then(x.cmp(&y)));
@@ -116,7 +116,8 @@ pub fn bound(
 /// grids: each round takes the row of largest value and, unless it already has `fine_cells`,
 /// solves it with four times its cells (at most `fine_cells`). Every resolution bounds the
 /// row's bins (weights rounded down), so a row keeps the least of its values. `None` past
-/// the deadline.
+/// the deadline. `f` is the knapsacks' table, grown as needed.
+#[allow(clippy::too_many_arguments)]
 fn refine(
     cap: f64,
     d: f64,
@@ -124,11 +125,11 @@ fn refine(
     items: &[usize],
     rows: &[(f64, f64, f64)],
     grid: Grid,
+    f: &mut Vec<f64>,
     deadline: &Deadline,
 ) -> Option<Vec<(f64, usize)>> {
     // (value, cells) per row.
     let mut at: Vec<(f64, usize)> = rows.iter().map(|r| (r.0, grid.cells.max(1))).collect();
-    let mut f = Vec::new();
     loop {
         let Some(k) = (0..at.len()).max_by(|&x, &y| at[x].0.total_cmp(&at[y].0)) else {
             return Some(at);

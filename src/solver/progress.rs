@@ -255,29 +255,23 @@ mod tests {
             let _p = phase(|| "never shown".into());
             assert_eq!(status("x m"), "x m: running");
         }
-        // Shown (the logger's state is global: set it by hand, as the CLI does).
-        let outer = Phase {
+        // Shown: as `phase` does once the logger shows progress (its state is global).
+        let shown = |label: &str| Phase {
             restore: Some(
                 PHASE
                     .lock()
                     .unwrap()
-                    .replace(("outer".into(), Instant::now())),
+                    .replace((label.into(), Instant::now())),
             ),
         };
+        let outer = shown("outer");
         assert!(
             status("x m").starts_with("x m: outer ("),
             "{}",
             status("x m")
         );
         {
-            let _inner = Phase {
-                restore: Some(
-                    PHASE
-                        .lock()
-                        .unwrap()
-                        .replace(("inner".into(), Instant::now())),
-                ),
-            };
+            let _inner = shown("inner");
             assert!(status("x m").starts_with("x m: inner ("));
         }
         assert!(status("x m").starts_with("x m: outer ("));

@@ -542,9 +542,9 @@ fn a_milp_solve_logs_its_progress_on_stderr_unless_quiet() {
     assert!(!err.contains("HiGHS"), "{err}");
 }
 
-#[test]
-fn a_method_with_no_log_of_its_own_gets_a_heartbeat() {
-    // Best fit over 2 million tasks (about 6 s unbounded): nothing in it reports.
+/// `solve periodic … -v` over 2 million tasks with `method` under `limit` seconds: the
+/// solution's method and the heartbeat's lines of that method.
+fn heartbeats_over_two_million_tasks(method: &str, limit: &str) -> (String, Vec<String>) {
     let d = tempfile::tempdir().unwrap();
     let inst = &common::two_million_periodic_tasks(d.path(), "p.json");
     let args = [
@@ -552,47 +552,40 @@ fn a_method_with_no_log_of_its_own_gets_a_heartbeat() {
         "periodic",
         inst,
         "--method",
-        "bfd",
+        method,
         "--time-limit",
-        "2.5",
+        limit,
         "-v",
         "--output",
         "-",
     ];
     let (c, err) = logged(&args, None);
-    assert_eq!(c["method"], "bfd");
-    let beats = err
+    let beat = format!(" s  periodic {method}: ");
+    let lines = err
         .lines()
-        .filter(|l| l.contains(" s  periodic bfd: running"))
-        .count();
-    assert!(beats >= 1, "{err}");
+        .filter(|l| l.contains(&beat))
+        .map(str::to_string)
+        .collect();
+    (c["method"].as_str().unwrap_or_default().to_string(), lines)
+}
+
+#[test]
+fn a_method_with_no_log_of_its_own_gets_a_heartbeat() {
+    // Best fit over 2 million tasks (about 6 s unbounded): nothing in it reports.
+    let (method, beats) = heartbeats_over_two_million_tasks("bfd", "2.5");
+    assert_eq!(method, "bfd");
+    let running = beats.iter().filter(|l| l.ends_with(": running")).count();
+    assert!(running >= 1, "{beats:?}");
 }
 
 #[test]
 fn the_heartbeat_names_the_phase_that_runs() {
     // Branch-and-price over 2 million tasks: the aligned fill, the heuristics and the root
     // each take seconds, and each names itself in the heartbeat instead of "running".
-    let d = tempfile::tempdir().unwrap();
-    let inst = &common::two_million_periodic_tasks(d.path(), "p.json");
-    let args = [
-        "solve",
-        "periodic",
-        inst,
-        "--method",
-        "bp",
-        "--time-limit",
-        "3",
-        "-v",
-        "--output",
-        "-",
-    ];
-    let (c, err) = logged(&args, None);
-    assert_eq!(c["method"], "bp");
-    let phases: Vec<&str> = err
-        .lines()
-        .filter(|l| l.contains(" s  periodic bp: ") && !l.ends_with(": running"))
-        .collect();
-    assert!(!phases.is_empty(), "{err}");
+    let (method, beats) = heartbeats_over_two_million_tasks("bp", "3");
+    assert_eq!(method, "bp");
+    let phases: Vec<&String> = beats.iter().filter(|l| !l.ends_with(": running")).collect();
+    assert!(!phases.is_empty(), "{beats:?}");
     // Each names what runs and for how long: `… bp: LABEL (N s)`.
     assert!(phases.iter().all(|l| l.ends_with(" s)")), "{phases:?}");
 }
