@@ -33,11 +33,10 @@ pub struct Grid {
 }
 
 /// The bound on `max Σ v_i` over bins of the items `(a_i, b_i, v_i)` (items of value `≤ 0`
-/// ignored), and the optimal sets of the `keep` best pieces' rows (indices into `terms`,
-/// by decreasing value per unit of the row's weight: a set is a bin up to the rounding and
-/// the chord, and a repair that drops items from the end makes it one); `None` when the
-/// deadline passed first. Outward: the bound is raised by a relative `1e-12` per item for
-/// the additions' round-off.
+/// ignored), and the optimal sets of the `keep` best pieces' rows (see [`Rows::sets`]), the
+/// rows refined (see [`Rows::refine`]); `None` when the deadline passed first. (The pricing
+/// uses [`Rows`] itself, to refine only when it needs to.)
+#[cfg(test)]
 pub fn bound(
     capacity: f64,
     d: f64,
@@ -46,115 +45,170 @@ pub fn bound(
     keep: usize,
     deadline: &Deadline,
 ) -> Option<(f64, Vec<Vec<usize>>)> {
-    let cap = capacity * (1.0 + TOL);
-    let items: Vec<usize> = (0..terms.len())
-        .filter(|&i| {
-            let t = terms[i];
-            t.2 > 0.0 && t.0.is_finite() && t.1.is_finite()
-        })
-        .collect();
-    let cells = grid.cells.max(1);
-    let mut f = vec![0.0f64; cells + 1];
-    // Per piece: its value, its left end and slope.
-    let mut rows: Vec<(f64, f64, f64)> = Vec::new();
-    for (lo, slope) in pieces(cap, d, terms, &items, grid.chord_gap) {
-        if deadline.expired() {
-            return None;
-        }
-        let value = knapsack(cap, d, terms, &items, (lo, slope), cells, &mut f, None);
-        rows.push((value, lo, slope));
-    }
-    // Each row's value and cells after the refinement; the sets are read at those cells (a
-    // refined row's set overflows the bin by less, so its repair loses less).
-    let refined = refine(cap, d, terms, &items, &rows, grid, &mut f, deadline)?;
-    let best = refined.iter().map(|r| r.0).fold(0.0, f64::max);
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by(|&x, &y| refined[y].0.total_cmp(&refined[x].0).then(x.cmp(&y)));
-    let mut sets = Vec::new();
-    let mut take = Vec::new();
-    for &k in order.iter().take(keep) {
-        let (value, cells) = refined[k];
-        let (_, lo, slope) = rows[k];
-        if value <= 0.0 || deadline.expired() {
-            break;
-        }
-        f.resize(cells + 1, 0.0);
-        take.clear();
-        take.resize(items.len() * (cells + 1), false);
-        knapsack(
-            cap,
-            d,
-            terms,
-            &items,
-            (lo, slope),
-            cells,
-            &mut f[..=cells],
-            Some(&mut take),
-        );
-        let room = cap - d * (lo.sqrt() - slope * lo);
-        let scale = cells as f64 / room;
-        let weight = |i: usize| (terms[i].0 + d * slope * terms[i].1) * scale;
-        let mut r = cells;
-        let mut set = Vec::new();
-        for (k, &i) in items.iter().enumerate().rev() {
-            if take[k * (cells + 1) + r] {
-                set.push(i);
-                r -= weight(i).floor() as usize;
-            }
-        }
-        set.sort_by(|&x, &y| {
-            (terms[y].2 / weight(y).max(1e-300))
-                .total_cmp(&(terms[x].2 / weight(x).max(1e-300)))
-                .then(x.cmp(&y))
-        });
-        sets.push(set);
-    }
-    Some((best * (1.0 + 1e-12 * (items.len() as f64 + 1.0)), sets))
+    let mut rows = Rows::new(capacity, d, terms, grid, deadline)?;
+    rows.refine(terms, deadline)?;
+    let sets = rows.sets(terms, keep, deadline);
+    Some((rows.bound(), sets))
 }
 
-/// Each row's value and cells once the rows that hold the largest value are solved on finer
-/// grids: each round takes the row of largest value and, unless it already has `fine_cells`,
-/// solves it with four times its cells (at most `fine_cells`). Every resolution bounds the
-/// row's bins (weights rounded down), so a row keeps the least of its values. `None` past
-/// the deadline. `f` is the knapsacks' table, grown as needed.
-#[allow(clippy::too_many_arguments)]
-fn refine(
+/// The pieces' knapsack rows, each with its value and the cells it was solved at: built at
+/// `grid.cells`, then read ([`Rows::sets`]) or refined ([`Rows::refine`]) as the caller
+/// needs (the pricing refines only when the first reading leaves it without an improving
+/// bin, `pricing.grid_refine_lazily`).
+pub struct Rows {
     cap: f64,
     d: f64,
-    terms: &[(f64, f64, f64)],
-    items: &[usize],
-    rows: &[(f64, f64, f64)],
     grid: Grid,
-    f: &mut Vec<f64>,
-    deadline: &Deadline,
-) -> Option<Vec<(f64, usize)>> {
-    // (value, cells) per row.
-    let mut at: Vec<(f64, usize)> = rows.iter().map(|r| (r.0, grid.cells.max(1))).collect();
-    loop {
-        let Some(k) = (0..at.len()).max_by(|&x, &y| at[x].0.total_cmp(&at[y].0)) else {
-            return Some(at);
-        };
-        let (value, cells) = at[k];
-        if cells >= grid.fine_cells || value <= 0.0 {
-            return Some(at);
+    /// The items of positive value (indices into the terms).
+    items: Vec<usize>,
+    /// Per piece: its left end and slope.
+    pieces: Vec<(f64, f64)>,
+    /// Per piece: its row's value and cells.
+    at: Vec<(f64, usize)>,
+    /// The knapsacks' table, grown as needed.
+    f: Vec<f64>,
+}
+
+impl Rows {
+    /// Every piece's row at `grid.cells`; `None` past the deadline.
+    pub fn new(
+        capacity: f64,
+        d: f64,
+        terms: &[(f64, f64, f64)],
+        grid: Grid,
+        deadline: &Deadline,
+    ) -> Option<Rows> {
+        let cap = capacity * (1.0 + TOL);
+        let items: Vec<usize> = (0..terms.len())
+            .filter(|&i| {
+                let t = terms[i];
+                t.2 > 0.0 && t.0.is_finite() && t.1.is_finite()
+            })
+            .collect();
+        let cells = grid.cells.max(1);
+        let mut f = vec![0.0f64; cells + 1];
+        let pieces = pieces(cap, d, terms, &items, grid.chord_gap);
+        let mut at = Vec::with_capacity(pieces.len());
+        for &piece in &pieces {
+            if deadline.expired() {
+                return None;
+            }
+            at.push((
+                knapsack(cap, d, terms, &items, piece, cells, &mut f, None),
+                cells,
+            ));
         }
-        if deadline.expired() {
-            return None;
-        }
-        let finer = cells.saturating_mul(4).min(grid.fine_cells);
-        f.resize(finer + 1, 0.0);
-        let (_, lo, slope) = rows[k];
-        let v = knapsack(
+        Some(Rows {
             cap,
             d,
-            terms,
+            grid,
             items,
-            (lo, slope),
-            finer,
-            &mut f[..=finer],
-            None,
-        );
-        at[k] = (value.min(v), finer);
+            pieces,
+            at,
+            f,
+        })
+    }
+
+    /// The bound: the largest row, raised by a relative `1e-12` per item for the additions'
+    /// round-off (outward).
+    pub fn bound(&self) -> f64 {
+        let best = self.at.iter().map(|r| r.0).fold(0.0, f64::max);
+        best * (1.0 + 1e-12 * (self.items.len() as f64 + 1.0))
+    }
+
+    /// Whether [`Rows::refine`] would change anything: the largest row is below
+    /// `grid.fine_cells`.
+    pub fn refinable(&self) -> bool {
+        self.top()
+            .is_some_and(|k| self.at[k].1 < self.grid.fine_cells && self.at[k].0 > 0.0)
+    }
+
+    fn top(&self) -> Option<usize> {
+        (0..self.at.len()).max_by(|&x, &y| self.at[x].0.total_cmp(&self.at[y].0))
+    }
+
+    /// Solves the row that holds the largest value again with four times its cells (at most
+    /// `fine_cells`), for as long as the largest row is not yet that fine. Every resolution
+    /// bounds the row's bins (weights rounded down), so a row keeps the least of its values.
+    /// `None` past the deadline.
+    pub fn refine(&mut self, terms: &[(f64, f64, f64)], deadline: &Deadline) -> Option<()> {
+        while self.refinable() {
+            if deadline.expired() {
+                return None;
+            }
+            let k = self.top().expect("refinable");
+            let (value, cells) = self.at[k];
+            let finer = cells.saturating_mul(4).min(self.grid.fine_cells);
+            self.f.resize(finer + 1, 0.0);
+            let v = knapsack(
+                self.cap,
+                self.d,
+                terms,
+                &self.items,
+                self.pieces[k],
+                finer,
+                &mut self.f[..=finer],
+                None,
+            );
+            self.at[k] = (value.min(v), finer);
+        }
+        Some(())
+    }
+
+    /// The optimal sets of the `keep` best rows, each read at its current cells (indices into
+    /// `terms`, by decreasing value per unit of the row's weight: a set is a bin up to the
+    /// rounding and the chord, and a repair that drops items from the end makes it one; a
+    /// refined row's set overflows the bin by less, so its repair loses less). Fewer past
+    /// the deadline.
+    pub fn sets(
+        &mut self,
+        terms: &[(f64, f64, f64)],
+        keep: usize,
+        deadline: &Deadline,
+    ) -> Vec<Vec<usize>> {
+        let (cap, d) = (self.cap, self.d);
+        let mut order: Vec<usize> = (0..self.at.len()).collect();
+        order.sort_by(|&x, &y| self.at[y].0.total_cmp(&self.at[x].0).then(x.cmp(&y)));
+        let mut sets = Vec::new();
+        let mut take = Vec::new();
+        for &k in order.iter().take(keep) {
+            let (value, cells) = self.at[k];
+            let (lo, slope) = self.pieces[k];
+            if value <= 0.0 || deadline.expired() {
+                break;
+            }
+            self.f.resize(cells + 1, 0.0);
+            take.clear();
+            take.resize(self.items.len() * (cells + 1), false);
+            knapsack(
+                cap,
+                d,
+                terms,
+                &self.items,
+                (lo, slope),
+                cells,
+                &mut self.f[..=cells],
+                Some(&mut take),
+            );
+            let room = cap - d * (lo.sqrt() - slope * lo);
+            let scale = cells as f64 / room;
+            let weight = |i: usize| (terms[i].0 + d * slope * terms[i].1) * scale;
+            let mut r = cells;
+            let mut set = Vec::new();
+            for (k, &i) in self.items.iter().enumerate().rev() {
+                if take[k * (cells + 1) + r] {
+                    set.push(i);
+                    r -= weight(i).floor() as usize;
+                }
+            }
+            set.sort_by(|&x, &y| {
+                (terms[y].2 / weight(y).max(1e-300))
+                    .total_cmp(&(terms[x].2 / weight(x).max(1e-300)))
+                    .then(x.cmp(&y))
+            });
+            sets.push(set);
+        }
+        sets
     }
 }
 
@@ -382,5 +436,60 @@ mod tests {
             &past
         )
         .is_none());
+    }
+
+    /// The rows read before and after their refinement (the pricing's lazy order): the
+    /// first reading's best set is worth the unrefined bound and the second's the refined
+    /// one, the refinement never raises the bound nor leaves it below the optimum, and it
+    /// ends with nothing left to refine.
+    #[test]
+    fn rows_read_before_and_after_refining() {
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let none = Deadline::none();
+        for case in 0..150 {
+            let n = rng.random_range(1..=10);
+            let d = rng.random_range(0.2..3.0);
+            let terms: Vec<(f64, f64, f64)> = (0..n)
+                .map(|_| {
+                    (
+                        rng.random_range(0.0..30.0),
+                        rng.random_range(0.0..60.0),
+                        rng.random_range(0.05..1.0),
+                    )
+                })
+                .collect();
+            let grid = Grid {
+                cells: 40,
+                chord_gap: 0.05,
+                fine_cells: 640,
+            };
+            let worth = |set: &Vec<usize>| set.iter().map(|&i| terms[i].2).sum::<f64>();
+            let mut rows = Rows::new(72.0, d, &terms, grid, &none).unwrap();
+            let coarse = rows.bound();
+            let first = rows.sets(&terms, 1, &none);
+            let near = |a: f64, b: f64| (a - b).abs() <= 1e-9 * (1.0 + b);
+            assert!(
+                first
+                    .first()
+                    .is_none_or(|s| near(worth(s) * (1.0 + 1e-12 * (n as f64 + 1.0)), coarse)),
+                "case {case}: first set {:?}, coarse {coarse}",
+                first.first().map(worth)
+            );
+            rows.refine(&terms, &none).unwrap();
+            assert!(!rows.refinable(), "case {case}");
+            let refined = rows.bound();
+            let opt = brute(72.0, d, &terms);
+            assert!(
+                refined <= coarse + 1e-12 && refined >= opt - 1e-12,
+                "case {case}: coarse {coarse}, refined {refined}, optimum {opt}"
+            );
+            let second = rows.sets(&terms, 1, &none);
+            assert!(
+                second
+                    .first()
+                    .is_none_or(|s| near(worth(s) * (1.0 + 1e-12 * (n as f64 + 1.0)), refined)),
+                "case {case}"
+            );
+        }
     }
 }

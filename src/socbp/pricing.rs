@@ -12,6 +12,7 @@
 //! The candidates are sorted once per call per piece, so a node costs one pass per piece.
 //! (`models/packing.md` §8.)
 
+use super::grid::Rows;
 use super::instance::{Instance, TOL};
 use super::lagrange::Lagrange;
 use crate::colgen::{
@@ -56,6 +57,11 @@ pub struct PricingSettings {
     /// times its cells while it has fewer than this (`grid.rs`: the rounding of the weights,
     /// one cell per item of a bin, is most of the bound's error).
     pub grid_fine_cells: usize,
+    /// Refine the grid's rows only when a quick search from the rows' first sets finds no bin
+    /// worth half the way from 1 to their bound and that bound does not prove the aim (then
+    /// the quick search runs again from the refined rows' sets); `false`: refine at every
+    /// call.
+    pub grid_refine_lazily: bool,
     /// The grid bound's best rows whose optimal sets, repaired into bins, are offered as
     /// columns (the first incumbents of the searches).
     pub grid_columns: usize,
@@ -75,6 +81,7 @@ impl Default for PricingSettings {
             grid_cells: 2_000,
             grid_chord_gap: 0.001,
             grid_fine_cells: 32_000,
+            grid_refine_lazily: true,
             grid_columns: 8,
         }
     }
@@ -121,13 +128,12 @@ impl SocKnapsack {
         }
     }
 
-    /// The grid bound (`grid.rs`) on `max π·a` under the decisions (apart pairs ignored: a
-    /// relaxation) and its best rows' sets of groups, or `None` at the deadline.
-    fn grid_bound(&self, values: &[f64], deadline: &Deadline) -> Option<(f64, Vec<Vec<usize>>)> {
+    /// The grid's terms `(Σa, Σb, value)` per group under the decisions (apart pairs
+    /// ignored: a relaxation).
+    fn grid_terms(&self, values: &[f64]) -> Vec<(f64, f64, f64)> {
         let inst = &self.inst;
         let dec = &self.decisions;
-        let terms: Vec<(f64, f64, f64)> = dec
-            .groups
+        dec.groups
             .iter()
             .enumerate()
             .map(|(g, m)| {
@@ -139,16 +145,17 @@ impl SocKnapsack {
                 };
                 (a, b, v)
             })
-            .collect();
+            .collect()
+    }
+
+    /// The grid's rows (`grid.rs`) at `values`, or `None` at the deadline.
+    fn grid_rows(&self, terms: &[(f64, f64, f64)], deadline: &Deadline) -> Option<Rows> {
         let grid = super::grid::Grid {
             cells: self.settings.grid_cells,
             chord_gap: self.settings.grid_chord_gap,
             fine_cells: self.settings.grid_fine_cells,
         };
-        let keep = self.settings.grid_columns;
-        let (g, sets) = super::grid::bound(inst.capacity, inst.d, &terms, grid, keep, deadline)?;
-        log::debug!("socbp pricing: aim {:.6}, grid bound {g:.6}", self.aim);
-        Some((g, sets))
+        Rows::new(self.inst.capacity, self.inst.d, terms, grid, deadline)
     }
 
     /// The most valuable bins at `values` (per item), best first, whether the search completed
@@ -557,16 +564,48 @@ impl Pricing for SocKnapsack {
         self.root_bound.set(f64::INFINITY);
         let st = &self.settings;
         let floor = 1.0 + st.improvement_tol;
-        let (grid, suggested) = match (st.grid_cells > 0 && !self.diving)
-            .then(|| self.grid_bound(duals, deadline))
-            .flatten()
-        {
-            Some((g, sets)) => (Some(g), sets),
-            None => (None, Vec::new()),
-        };
+        let keep = st.grid_columns;
         let quick_limit = st.quick_nodes.min(st.node_limit);
-        let quick = self.search_within(duals, quick_limit, false, &suggested, deadline);
-        let improving = quick.0.first().is_some_and(|b| b.0 > floor);
+        let terms = (st.grid_cells > 0 && !self.diving).then(|| self.grid_terms(duals));
+        let mut rows = terms.as_ref().and_then(|t| self.grid_rows(t, deadline));
+        if let (Some(r), Some(t), false) = (&mut rows, &terms, st.grid_refine_lazily) {
+            if r.refine(t, deadline).is_none() {
+                rows = None;
+            }
+        }
+        let mut suggested = match (&mut rows, &terms) {
+            (Some(r), Some(t)) => r.sets(t, keep, deadline),
+            _ => Vec::new(),
+        };
+        let mut quick = self.search_within(duals, quick_limit, false, &suggested, deadline);
+        let mut improving = quick.0.first().is_some_and(|b| b.0 > floor);
+        // Lazily: the refinement only where the first reading left no bin worth half the way
+        // from 1 to the unrefined bound, nor a proof of the aim (early in a root the quick
+        // search finds such bins at once; late, the improving bins are finer than the
+        // rounding of 2,000 cells).
+        if let (Some(r), Some(t)) = (&mut rows, &terms) {
+            let g = r.bound();
+            let proven = g <= self.aim.max(floor);
+            let strong = quick
+                .0
+                .first()
+                .is_some_and(|b| b.0 > floor.max(0.5 * (1.0 + g)));
+            if st.grid_refine_lazily && !strong && !quick.1 && !proven && r.refinable() {
+                if r.refine(t, deadline).is_none() {
+                    rows = None;
+                } else {
+                    suggested = r.sets(t, keep, deadline);
+                    let first = quick.2;
+                    quick = self.search_within(duals, quick_limit, false, &suggested, deadline);
+                    quick.2 += first;
+                    improving = quick.0.first().is_some_and(|b| b.0 > floor);
+                }
+            }
+        }
+        let grid = rows.as_ref().map(Rows::bound);
+        if let Some(g) = grid {
+            log::debug!("socbp pricing: aim {:.6}, grid bound {g:.6}", self.aim);
+        }
         let mut priced = match grid {
             // Proven without a search: no bin is worth more than `g`, and nothing more is
             // asked (`g` at most the aim, or no improving bin exists).

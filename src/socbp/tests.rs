@@ -174,9 +174,10 @@ fn lagrangian_bound_is_above_every_bin() {
 }
 
 /// Stabilised column generation (self-adjusting Wentges smoothing and the dual-optimal
-/// inequalities of the items' dominance, the default) and the plain loop reach the same root
-/// LP value on tiny random instances; both root bounds lie below the brute-force optimum once
-/// rounded up.
+/// inequalities of the items' dominance, the default), the plain loop, and the stabilised one
+/// with the grid refined at every pricing call (`grid_refine_lazily = false`) reach the same
+/// root LP value on tiny random instances; every root bound lies below the brute-force
+/// optimum once rounded up.
 #[test]
 fn stabilised_and_plain_roots_reach_the_same_lp() {
     let mut rng = ChaCha8Rng::seed_from_u64(34);
@@ -185,12 +186,13 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
         let inst = random_case(&mut rng, case);
         let opt = brute(&inst);
         let mut values = Vec::new();
-        for auto in [false, true] {
+        for (auto, lazy) in [(false, true), (true, true), (true, false)] {
             let mut settings = Settings::default();
             settings.bp.cg.stop_when_bound_closes = false;
             settings.bp.cg.tail_iterations = 0;
             settings.bp.cg.smoothing_auto = auto;
             settings.bp.cg.dual_optimal_inequalities = auto;
+            settings.pricing.grid_refine_lazily = lazy;
             let sol = solve(&inst, Method::Cg, &settings, &Deadline::none()).unwrap();
             let s = &sol.certificate.stats;
             // No root when the heuristic's packing already meets the closed-form bound.
@@ -208,14 +210,14 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
             );
             values.push(master);
         }
-        if values.len() == 2 {
+        if values.len() == 3 {
             compared += 1;
-            assert!(
-                (values[0] - values[1]).abs() <= 1e-6,
-                "case {case}: plain {} vs stabilised {}",
-                values[0],
-                values[1]
-            );
+            for v in &values[1..] {
+                assert!(
+                    (values[0] - v).abs() <= 1e-6,
+                    "case {case}: plain, stabilised, refined eagerly: {values:?}"
+                );
+            }
         }
     }
     assert!(compared >= 30, "only {compared} cases had a root");
