@@ -190,7 +190,7 @@ impl Rows {
                 &mut self.f[..=cells],
                 Some(&mut take),
             );
-            let room = cap - d * (lo.sqrt() - slope * lo);
+            let room = row_room(cap, d, (lo, slope));
             let scale = cells as f64 / room;
             let weight = |i: usize| (terms[i].0 + d * slope * terms[i].1) * scale;
             let mut r = cells;
@@ -212,6 +212,11 @@ impl Rows {
     }
 }
 
+/// The right-hand side of the piece `(S_k, σ)`'s row: `c − D(√S_k − σ S_k)`.
+fn row_room(cap: f64, d: f64, (lo, slope): (f64, f64)) -> f64 {
+    cap - d * (lo.sqrt() - slope * lo)
+}
+
 /// The 0-1 knapsack `max Σ v_i`, `Σ ⌊w_i·scale⌋ ≤ cells` over `items`, with `w_i = a_i +
 /// Dσ b_i` and `scale = cells/room` of the piece `(S_k, σ)`: its value, and in `take` (when
 /// given, `items × (cells + 1)`) whether item `k` is taken at capacity `r`.
@@ -227,7 +232,7 @@ fn knapsack(
     mut take: Option<&mut Vec<bool>>,
 ) -> f64 {
     // The row `Σ (a_i + Dσ b_i) ≤ room`.
-    let room = cap - d * (lo.sqrt() - slope * lo);
+    let room = row_room(cap, d, (lo, slope));
     if room < 0.0 {
         return 0.0;
     }
@@ -324,6 +329,17 @@ mod tests {
             .fold(0.0, f64::max)
     }
 
+    /// The first of `sets`, if any, is worth `value` (to 10⁻⁹ relative).
+    fn first_set_is_worth(terms: &[(f64, f64, f64)], sets: &[Vec<usize>], value: f64, case: usize) {
+        if let Some(set) = sets.first() {
+            let v: f64 = set.iter().map(|&i| terms[i].2).sum();
+            assert!(
+                (v - value).abs() <= 1e-9 * (1.0 + value),
+                "case {case}: set {v}, value {value}"
+            );
+        }
+    }
+
     #[test]
     fn never_below_the_optimum_and_close_with_fine_cells() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -366,13 +382,7 @@ mod tests {
             // Refined rows: still above the optimum, never above the unrefined bound, and
             // the best row's set is read at its refined cells (worth the refined value).
             let (refined, sets) = coarse_with(800);
-            if let Some(set) = sets.first() {
-                let v: f64 = set.iter().map(|&i| terms[i].2).sum();
-                assert!(
-                    (v - refined).abs() <= 1e-9 * (1.0 + refined),
-                    "case {case}: set {v}, refined {refined}"
-                );
-            }
+            first_set_is_worth(&terms, &sets, refined, case);
             assert!(
                 refined >= opt - 1e-12 && refined <= coarse + 1e-12,
                 "case {case}: refined {refined}, coarse {coarse}, optimum {opt}"
@@ -394,13 +404,7 @@ mod tests {
             )
             .unwrap();
             // The best row's set is worth the row's value (it is its optimum).
-            if let Some(set) = sets.first() {
-                let v: f64 = set.iter().map(|&i| terms[i].2).sum();
-                assert!(
-                    (v - fine).abs() <= 1e-9 * (1.0 + fine),
-                    "case {case}: set {v}, {fine}"
-                );
-            }
+            first_set_is_worth(&terms, &sets, fine, case);
             assert!(
                 coarse >= opt - 1e-12,
                 "case {case}: coarse {coarse} < {opt}"
