@@ -148,12 +148,13 @@ pub fn solve_within(
             let root_deadline = deadline.keeping(|left| (1.0 - bs.root_share) * left);
             let mut root =
                 aggregated_root(inst, settings, lb, bs.root_finish, began, &root_deadline)?;
-            if let Some(f) = filled {
+            if let Some(f) = &filled {
                 root.stats.insert("aligned_fill_seconds".into(), f.seconds);
                 root.stats
                     .insert("aligned_fill_attempts".into(), f.attempts as f64);
             }
-            super::tree::solve(inst, settings, root, began, deadline)?
+            let paced = filled.as_ref().is_some_and(|f| f.paced);
+            super::tree::solve(inst, settings, root, paced, began, deadline)?
         }
     })
 }

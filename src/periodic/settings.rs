@@ -249,8 +249,8 @@ impl Default for TreeSettings {
             partial: 3,
             max_cells: 4_096,
             heuristics: true,
-            integer_seconds: 2.0,
-            repack_patience: 1,
+            integer_seconds: 0.5,
+            repack_patience: 0,
             progress_seconds: 5.0,
         }
     }
@@ -286,7 +286,7 @@ impl Default for BranchSettings {
             root_share: 0.5,
             root_finish: true,
             repack: RepackSettings::default(),
-            repack_share: 0.1,
+            repack_share: 0.0,
             local_search: LocalSearchSettings::default(),
             aligned_fill: AlignedFillSettings::default(),
             tree: TreeSettings::default(),

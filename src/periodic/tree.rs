@@ -79,10 +79,13 @@ fn from_root(what: &str, root: &Root) -> crate::solver::progress::Phase {
 }
 
 /// `--method bp` from the root's answer: the repacking, then the tree, within `deadline`.
+/// `paced`: the aligned fill into the peak bound spent its budget too fast (then it is not
+/// tried again unless `aligned_fill.after_pace`).
 pub(super) fn solve(
     inst: &Instance,
     settings: &Settings,
     mut root: Root,
+    paced: bool,
     began: Instant,
     deadline: &Deadline,
 ) -> Result<Solution> {
@@ -96,7 +99,7 @@ pub(super) fn solve(
     // The aligned fill below the root's packing, one machine fewer at a time while it
     // succeeds (a target with more budget is easier, so the first try is the likeliest),
     // down to the root's bound; the peak bound was tried before the root, with the same draws.
-    if bs.aligned_fill.enabled {
+    if bs.aligned_fill.enabled && (!paced || bs.aligned_fill.after_pace) {
         let until = deadline.keeping(|left| (1.0 - bs.aligned_fill.share) * left);
         let peak_bound = super::peak::total_demand_bound(inst);
         let (mut attempts, mut seconds) = (0, 0.0);
