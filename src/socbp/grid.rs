@@ -45,8 +45,7 @@ pub fn bound(
     keep: usize,
     deadline: &Deadline,
 ) -> Option<(f64, Vec<Vec<usize>>)> {
-    let mut rows = Rows::new(capacity, d, terms, grid, deadline)?;
-    rows.refine(terms, deadline)?;
+    let mut rows = Rows::new(capacity, d, terms, grid, deadline)?.refine(terms, deadline)?;
     let sets = rows.sets(terms, keep, deadline);
     Some((rows.bound(), sets))
 }
@@ -130,8 +129,8 @@ impl Rows {
     /// Solves the row that holds the largest value again with four times its cells (at most
     /// `fine_cells`), for as long as the largest row is not yet that fine. Every resolution
     /// bounds the row's bins (weights rounded down), so a row keeps the least of its values.
-    /// `None` past the deadline.
-    pub fn refine(&mut self, terms: &[(f64, f64, f64)], deadline: &Deadline) -> Option<()> {
+    /// `None` past the deadline (the rows are then of no use: the caller has no bound).
+    pub fn refine(mut self, terms: &[(f64, f64, f64)], deadline: &Deadline) -> Option<Rows> {
         while self.refinable() {
             if deadline.expired() {
                 return None;
@@ -152,7 +151,7 @@ impl Rows {
             );
             self.at[k] = (value.min(v), finer);
         }
-        Some(())
+        Some(self)
     }
 
     /// The optimal sets of the `keep` best rows, each read at its current cells (indices into
@@ -479,7 +478,7 @@ mod tests {
                 "case {case}: first set {:?}, coarse {coarse}",
                 first.first().map(worth)
             );
-            rows.refine(&terms, &none).unwrap();
+            let mut rows = rows.refine(&terms, &none).unwrap();
             assert!(!rows.refinable(), "case {case}");
             let refined = rows.bound();
             let opt = brute(72.0, d, &terms);

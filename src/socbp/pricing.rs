@@ -568,10 +568,13 @@ impl Pricing for SocKnapsack {
         let quick_limit = st.quick_nodes.min(st.node_limit);
         let terms = (st.grid_cells > 0 && !self.diving).then(|| self.grid_terms(duals));
         let mut rows = terms.as_ref().and_then(|t| self.grid_rows(t, deadline));
-        if let (Some(r), Some(t), false) = (&mut rows, &terms, st.grid_refine_lazily) {
-            if r.refine(t, deadline).is_none() {
-                rows = None;
-            }
+        // Refined rows, or none past the deadline.
+        let refined = |rows: Option<Rows>| {
+            rows.zip(terms.as_ref())
+                .and_then(|(r, t)| r.refine(t, deadline))
+        };
+        if !st.grid_refine_lazily {
+            rows = refined(rows);
         }
         let mut suggested = match (&mut rows, &terms) {
             (Some(r), Some(t)) => r.sets(t, keep, deadline),
@@ -583,23 +586,25 @@ impl Pricing for SocKnapsack {
         // from 1 to the unrefined bound, nor a proof of the aim (early in a root the quick
         // search finds such bins at once; late, the improving bins are finer than the
         // rounding of 2,000 cells).
-        if let (Some(r), Some(t)) = (&mut rows, &terms) {
-            let g = r.bound();
-            let proven = g <= self.aim.max(floor);
-            let strong = quick
-                .0
-                .first()
-                .is_some_and(|b| b.0 > floor.max(0.5 * (1.0 + g)));
-            if st.grid_refine_lazily && !strong && !quick.1 && !proven && r.refinable() {
-                if r.refine(t, deadline).is_none() {
-                    rows = None;
-                } else {
-                    suggested = r.sets(t, keep, deadline);
-                    let first = quick.2;
-                    quick = self.search_within(duals, quick_limit, false, &suggested, deadline);
-                    quick.2 += first;
-                    improving = quick.0.first().is_some_and(|b| b.0 > floor);
-                }
+        let refine_now = st.grid_refine_lazily
+            && !quick.1
+            && rows.as_ref().is_some_and(|r| {
+                let g = r.bound();
+                let proven = g <= self.aim.max(floor);
+                let strong = quick
+                    .0
+                    .first()
+                    .is_some_and(|b| b.0 > floor.max(0.5 * (1.0 + g)));
+                !strong && !proven && r.refinable()
+            });
+        if refine_now {
+            rows = refined(rows);
+            if let (Some(r), Some(t)) = (&mut rows, &terms) {
+                suggested = r.sets(t, keep, deadline);
+                let first = quick.2;
+                quick = self.search_within(duals, quick_limit, false, &suggested, deadline);
+                quick.2 += first;
+                improving = quick.0.first().is_some_and(|b| b.0 > floor);
             }
         }
         let grid = rows.as_ref().map(Rows::bound);
