@@ -143,6 +143,18 @@ impl BenchRun {
     }
 }
 
+/// A solver's failure on one instance of a sweep, with the instance's file named.
+fn naming(e: crate::error::Error, path: &Path) -> crate::error::Error {
+    use crate::error::Error;
+    let at = |m: String| format!("{}: {m}", path.display());
+    match e {
+        Error::Highs(m) => Error::Highs(at(m)),
+        Error::Clarabel(m) => Error::Clarabel(at(m)),
+        Error::Consistency(m) => Error::Consistency(at(m)),
+        other => other,
+    }
+}
+
 /// Runs `run` on every instance of every set at `args.input` (or `default_input`), the
 /// instances of a set in parallel, and returns the report: `title`, then per set the
 /// instances, proven, at the optimum, better than the best published packing, median and
@@ -191,7 +203,10 @@ pub fn sweep(
         }
         let runs: Vec<(BenchRun, &Known)> = known
             .par_iter()
-            .map(|k| Ok((run(&dir.join(&k.file))?, k)))
+            .map(|k| {
+                let path = dir.join(&k.file);
+                Ok((run(&path).map_err(|e| naming(e, &path))?, k))
+            })
             .collect::<Result<_>>()?;
         let secs: Vec<f64> = runs.iter().map(|r| r.0.seconds).collect();
         shares.extend(

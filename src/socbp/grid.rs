@@ -24,12 +24,16 @@ use crate::solver::Deadline;
 /// The grid: cells of each knapsack row, and the chords' largest gap below `D√S`, relative
 /// to the capacity (which sets the pieces). `fine_cells` (at least `cells` to act): the row
 /// that holds the bound is solved again with four times the cells, up to `fine_cells`, for
-/// as long as the bound sits on a row that is not yet that fine.
+/// as long as the bound sits on a row that is not yet that fine. `splits`: up to that many
+/// times in the rows' life (they are built per pricing call), the piece that holds the bound
+/// is cut in two at its geometric middle (each half's chord is four times closer to `√S`),
+/// while its chord's gap is above `10⁻⁶` of the capacity ([`Rows::refine`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Grid {
     pub cells: usize,
     pub chord_gap: f64,
     pub fine_cells: usize,
+    pub splits: usize,
 }
 
 /// The bound on `max Σ v_i` over bins of the items `(a_i, b_i, v_i)` (items of value `≤ 0`
@@ -45,7 +49,7 @@ pub fn bound(
     keep: usize,
     deadline: &Deadline,
 ) -> Option<(f64, Vec<Vec<usize>>)> {
-    let mut rows = Rows::new(capacity, d, terms, grid, deadline)?.refine(terms, deadline)?;
+    let mut rows = Rows::new(capacity, d, terms, grid, &[], deadline)?.refine(terms, deadline)?;
     let sets = rows.sets(terms, keep, deadline);
     Some((rows.bound(), sets))
 }
@@ -60,21 +64,26 @@ pub struct Rows {
     grid: Grid,
     /// The items of positive value (indices into the terms).
     items: Vec<usize>,
-    /// Per piece: its left end and slope.
+    /// Per piece: its ends.
     pieces: Vec<(f64, f64)>,
     /// Per piece: its row's value and cells.
     at: Vec<(f64, usize)>,
     /// The knapsacks' table, grown as needed.
     f: Vec<f64>,
+    /// The points where [`Rows::refine`] split pieces.
+    made: Vec<f64>,
 }
 
 impl Rows {
-    /// Every piece's row at `grid.cells`; `None` past the deadline.
+    /// Every piece's row at `grid.cells`, the pieces also cut at the points `cuts` (earlier
+    /// calls' splits, [`Rows::cuts`]: any partition of `Σb` gives a valid bound); `None` past
+    /// the deadline.
     pub fn new(
         capacity: f64,
         d: f64,
         terms: &[(f64, f64, f64)],
         grid: Grid,
+        cuts: &[f64],
         deadline: &Deadline,
     ) -> Option<Rows> {
         let cap = capacity * (1.0 + TOL);
@@ -86,7 +95,7 @@ impl Rows {
             .collect();
         let cells = grid.cells.max(1);
         let mut f = vec![0.0f64; cells + 1];
-        let pieces = pieces(cap, d, terms, &items, grid.chord_gap);
+        let pieces = cut(pieces(cap, d, terms, &items, grid.chord_gap), cuts);
         let mut at = Vec::with_capacity(pieces.len());
         for &piece in &pieces {
             if deadline.expired() {
@@ -105,6 +114,7 @@ impl Rows {
             pieces,
             at,
             f,
+            made: Vec::new(),
         })
     }
 
@@ -116,42 +126,117 @@ impl Rows {
     }
 
     /// Whether [`Rows::refine`] would change anything: the largest row is below
-    /// `grid.fine_cells`.
-    pub fn refinable(&self) -> bool {
+    /// `grid.fine_cells`, or its piece may still be split.
+    pub fn refinable(&self, terms: &[(f64, f64, f64)]) -> bool {
         self.top()
-            .is_some_and(|k| self.at[k].1 < self.grid.fine_cells && self.at[k].0 > 0.0)
+            .is_some_and(|k| self.at[k].0 > 0.0 && self.step(terms, k).is_some())
     }
 
     fn top(&self) -> Option<usize> {
         (0..self.at.len()).max_by(|&x, &y| self.at[x].0.total_cmp(&self.at[y].0))
     }
 
-    /// Solves the row that holds the largest value again with four times its cells (at most
-    /// `fine_cells`), for as long as the largest row is not yet that fine. Every resolution
-    /// bounds the row's bins (weights rounded down), so a row keeps the least of its values.
+    /// What refining row `k` does next, or `None` when nothing: while the rounding (one
+    /// cell per item of a typical set: the row's room over the median item's weight) is
+    /// above the chord's gap, or no split is left, four times the cells (up to
+    /// `fine_cells`); otherwise a split, while splits are left and the chord's gap is above
+    /// `10⁻⁶·c`.
+    fn step(&self, terms: &[(f64, f64, f64)], k: usize) -> Option<Step> {
+        let ends = self.pieces[k];
+        let cells = self.at[k].1;
+        let gap = chord_gap(self.d, ends);
+        let may_split = self.grid.splits > 0 && gap > 1e-6 * self.cap;
+        let room = row_room(self.cap, self.d, ends);
+        let rounding = self.typical_count(terms, ends) * room / cells as f64;
+        if cells < self.grid.fine_cells && (rounding >= gap || !may_split) {
+            Some(Step::Cells)
+        } else if may_split && (cells < self.grid.fine_cells || gap > rounding) {
+            Some(Step::Split)
+        } else {
+            None
+        }
+    }
+
+    /// Items in a typical set of the piece's row: its room over the median item's weight.
+    fn typical_count(&self, terms: &[(f64, f64, f64)], ends: (f64, f64)) -> f64 {
+        let slope = slope(ends);
+        let mut w: Vec<f64> = self
+            .items
+            .iter()
+            .map(|&i| terms[i].0 + self.d * slope * terms[i].1)
+            .collect();
+        if w.is_empty() {
+            return 1.0;
+        }
+        let mid = w.len() / 2;
+        let (_, m, _) = w.select_nth_unstable_by(mid, f64::total_cmp);
+        (row_room(self.cap, self.d, ends) / m.max(1e-12)).clamp(1.0, w.len() as f64)
+    }
+
+    /// Refines the row that holds the largest value, step by step ([`Rows::step`]: four times
+    /// its cells, at most `fine_cells`, or its piece cut in two at its geometric middle, at
+    /// most `splits` times), for as long as that row has a step left. Every resolution bounds
+    /// the row's bins (weights rounded down), and each half's row bounds the bins whose `Σb`
+    /// lies in it, so a row keeps the least of its values and a half at most its whole's.
     /// `None` past the deadline (the rows are then of no use: the caller has no bound).
     pub fn refine(mut self, terms: &[(f64, f64, f64)], deadline: &Deadline) -> Option<Rows> {
-        while self.refinable() {
+        let splits = self.grid.splits;
+        while let Some(k) = self.top().filter(|&k| self.at[k].0 > 0.0) {
+            let Some(step) = self.step(terms, k) else {
+                break;
+            };
             if deadline.expired() {
                 return None;
             }
-            let k = self.top().expect("refinable");
             let (value, cells) = self.at[k];
-            let finer = cells.saturating_mul(4).min(self.grid.fine_cells);
-            self.f.resize(finer + 1, 0.0);
-            let v = knapsack(
-                self.cap,
-                self.d,
-                terms,
-                &self.items,
-                self.pieces[k],
-                finer,
-                &mut self.f[..=finer],
-                None,
-            );
-            self.at[k] = (value.min(v), finer);
+            match step {
+                Step::Cells => {
+                    let finer = cells.saturating_mul(4).min(self.grid.fine_cells);
+                    let v = self.solve(terms, self.pieces[k], finer);
+                    self.at[k] = (value.min(v), finer);
+                }
+                Step::Split => {
+                    let (lo, hi) = self.pieces[k];
+                    let mid = if lo > 0.0 { (lo * hi).sqrt() } else { hi / 4.0 };
+                    let left = self.solve(terms, (lo, mid), cells).min(value);
+                    let right = self.solve(terms, (mid, hi), cells).min(value);
+                    self.pieces[k] = (lo, mid);
+                    self.at[k] = (left, cells);
+                    self.pieces.push((mid, hi));
+                    self.at.push((right, cells));
+                    self.made.push(mid);
+                    self.grid.splits -= 1;
+                }
+            }
         }
+        log::trace!(
+            "grid refined: {} pieces ({} split), bound {:.6}, top cells {}",
+            self.pieces.len(),
+            splits - self.grid.splits,
+            self.bound(),
+            self.top().map_or(0, |k| self.at[k].1)
+        );
         Some(self)
+    }
+
+    /// The points where this refinement split pieces, for the next call's rows.
+    pub fn cuts(&self) -> &[f64] {
+        &self.made
+    }
+
+    /// The row of piece `ends` solved at `cells`.
+    fn solve(&mut self, terms: &[(f64, f64, f64)], ends: (f64, f64), cells: usize) -> f64 {
+        self.f.resize(cells + 1, 0.0);
+        knapsack(
+            self.cap,
+            self.d,
+            terms,
+            &self.items,
+            ends,
+            cells,
+            &mut self.f[..=cells],
+            None,
+        )
     }
 
     /// The optimal sets of the `keep` best rows, each read at its current cells (indices into
@@ -172,7 +257,8 @@ impl Rows {
         let mut take = Vec::new();
         for &k in order.iter().take(keep) {
             let (value, cells) = self.at[k];
-            let (lo, slope) = self.pieces[k];
+            let ends = self.pieces[k];
+            let slope = slope(ends);
             if value <= 0.0 || deadline.expired() {
                 break;
             }
@@ -184,12 +270,12 @@ impl Rows {
                 d,
                 terms,
                 &self.items,
-                (lo, slope),
+                ends,
                 cells,
                 &mut self.f[..=cells],
                 Some(&mut take),
             );
-            let room = row_room(cap, d, (lo, slope));
+            let room = row_room(cap, d, ends);
             let scale = cells as f64 / room;
             let weight = |i: usize| (terms[i].0 + d * slope * terms[i].1) * scale;
             let mut r = cells;
@@ -211,27 +297,58 @@ impl Rows {
     }
 }
 
-/// The right-hand side of the piece `(S_k, σ)`'s row: `c − D(√S_k − σ S_k)`.
-fn row_room(cap: f64, d: f64, (lo, slope): (f64, f64)) -> f64 {
-    cap - d * (lo.sqrt() - slope * lo)
+/// The chord's slope over the piece `[lo, hi]` (0 for the single row without a root term).
+fn slope((lo, hi): (f64, f64)) -> f64 {
+    if hi.is_finite() && hi > lo {
+        (hi.sqrt() - lo.sqrt()) / (hi - lo)
+    } else {
+        0.0
+    }
+}
+
+/// A refinement step of one row.
+enum Step {
+    Cells,
+    Split,
+}
+
+/// The right-hand side of the piece `[S_k, S_{k+1}]`'s row: `c − D(√S_k − σ S_k)`.
+fn row_room(cap: f64, d: f64, ends: (f64, f64)) -> f64 {
+    let lo = ends.0;
+    cap - d * (lo.sqrt() - slope(ends) * lo)
+}
+
+/// The largest gap between `D√S` and its chord over the piece, in load: `D√lo·g(hi/lo)`
+/// (`g` as in [`pieces`]), and `D√hi/4` from 0.
+fn chord_gap(d: f64, (lo, hi): (f64, f64)) -> f64 {
+    if !hi.is_finite() || hi <= lo {
+        return 0.0;
+    }
+    if lo <= 0.0 {
+        return d * hi.sqrt() / 4.0;
+    }
+    let r = (hi / lo).sqrt();
+    d * lo.sqrt() * ((r + 1.0) / 4.0 - 1.0 + 1.0 / (r + 1.0))
 }
 
 /// The 0-1 knapsack `max Σ v_i`, `Σ ⌊w_i·scale⌋ ≤ cells` over `items`, with `w_i = a_i +
-/// Dσ b_i` and `scale = cells/room` of the piece `(S_k, σ)`: its value, and in `take` (when
-/// given, `items × (cells + 1)`) whether item `k` is taken at capacity `r`.
+/// Dσ b_i` and `scale = cells/room` of the piece `[S_k, S_{k+1}]` (`σ` its chord's slope):
+/// its value, and in `take` (when given, `items × (cells + 1)`) whether item `k` is taken
+/// at capacity `r`.
 #[allow(clippy::too_many_arguments)]
 fn knapsack(
     cap: f64,
     d: f64,
     terms: &[(f64, f64, f64)],
     items: &[usize],
-    (lo, slope): (f64, f64),
+    ends: (f64, f64),
     cells: usize,
     f: &mut [f64],
     mut take: Option<&mut Vec<bool>>,
 ) -> f64 {
     // The row `Σ (a_i + Dσ b_i) ≤ room`.
-    let room = row_room(cap, d, (lo, slope));
+    let slope = slope(ends);
+    let room = row_room(cap, d, ends);
     if room < 0.0 {
         return 0.0;
     }
@@ -257,7 +374,25 @@ fn knapsack(
     f[cells]
 }
 
-/// The pieces' left ends `S_k` and chord slopes `σ_k`: `[0, b_min]` (only sets of `Σb ≤
+/// The pieces also cut at the points of `cuts` strictly inside one (the single row without a
+/// root term is never cut).
+fn cut(pieces: Vec<(f64, f64)>, cuts: &[f64]) -> Vec<(f64, f64)> {
+    let (Some(first), Some(last)) = (pieces.first(), pieces.last()) else {
+        return pieces;
+    };
+    if !last.1.is_finite() || cuts.is_empty() {
+        return pieces;
+    }
+    let (lo, hi) = (first.0, last.1);
+    let mut ends: Vec<f64> = pieces.iter().map(|p| p.0).collect();
+    ends.push(hi);
+    ends.extend(cuts.iter().copied().filter(|&x| x > lo && x < hi));
+    ends.sort_by(f64::total_cmp);
+    ends.dedup();
+    ends.windows(2).map(|w| (w[0], w[1])).collect()
+}
+
+/// The pieces `[S_k, S_{k+1}]`: `[0, b_min]` (only sets of `Σb ≤
 /// b_min` in it: the empty set, single items and `b = 0` items), then pieces up to `(c/D)²`,
 /// the most `Σb` a bin holds, each as long as its chord stays within `tol·c` of `D√S`: the
 /// chord's largest gap on `[S, qS]` is `√S·g(q)`, `g(q) = (√q+1)/4 − 1 + 1/(√q+1)`, so long
@@ -276,7 +411,7 @@ fn pieces(
         .filter(|&b| b > 0.0)
         .fold(f64::INFINITY, f64::min);
     if d <= 0.0 || !b_min.is_finite() {
-        return vec![(0.0, 0.0)];
+        return vec![(0.0, f64::INFINITY)];
     }
     let b_cap = (cap / d).powi(2);
     let gap = |q: f64| {
@@ -302,7 +437,7 @@ fn pieces(
     }
     ends.windows(2)
         .filter(|w| w[1] > w[0])
-        .map(|w| (w[0], (w[1].sqrt() - w[0].sqrt()) / (w[1] - w[0])))
+        .map(|w| (w[0], w[1]))
         .collect()
 }
 
@@ -371,6 +506,7 @@ mod tests {
                         cells: 50,
                         chord_gap: 0.05,
                         fine_cells,
+                        splits: 0,
                     },
                     1,
                     &none,
@@ -397,6 +533,7 @@ mod tests {
                     cells: 4000,
                     chord_gap: 0.001,
                     fine_cells: 0,
+                    splits: 0,
                 },
                 2,
                 &none,
@@ -434,6 +571,7 @@ mod tests {
                 cells: 10,
                 chord_gap: 0.01,
                 fine_cells: 0,
+                splits: 0,
             },
             1,
             &past
@@ -465,9 +603,10 @@ mod tests {
                 cells: 40,
                 chord_gap: 0.05,
                 fine_cells: 640,
+                splits: case % 3 * 4,
             };
             let worth = |set: &Vec<usize>| set.iter().map(|&i| terms[i].2).sum::<f64>();
-            let mut rows = Rows::new(72.0, d, &terms, grid, &none).unwrap();
+            let mut rows = Rows::new(72.0, d, &terms, grid, &[], &none).unwrap();
             let coarse = rows.bound();
             let first = rows.sets(&terms, 1, &none);
             let near = |a: f64, b: f64| (a - b).abs() <= 1e-9 * (1.0 + b);
@@ -479,20 +618,84 @@ mod tests {
                 first.first().map(worth)
             );
             let mut rows = rows.refine(&terms, &none).unwrap();
-            assert!(!rows.refinable(), "case {case}");
+            assert!(!rows.refinable(&terms), "case {case}");
             let refined = rows.bound();
             let opt = brute(72.0, d, &terms);
             assert!(
                 refined <= coarse + 1e-12 && refined >= opt - 1e-12,
                 "case {case}: coarse {coarse}, refined {refined}, optimum {opt}"
             );
+            // The top row's set is worth its value; a split half's value may be its whole's
+            // (the least of the two), below its set's.
             let second = rows.sets(&terms, 1, &none);
             assert!(
-                second
-                    .first()
-                    .is_none_or(|s| near(worth(s) * (1.0 + 1e-12 * (n as f64 + 1.0)), refined)),
+                second.first().is_none_or(|s| {
+                    let w = worth(s) * (1.0 + 1e-12 * (n as f64 + 1.0));
+                    near(w, refined) || (grid.splits > 0 && w >= refined)
+                }),
                 "case {case}"
             );
         }
+    }
+
+    /// Splitting the piece that holds the bound: never below the optimum, never above the
+    /// unsplit bound, and lower on many cases (long pieces: a chord gap of 5% of `c`).
+    #[test]
+    fn splitting_the_top_piece_tightens_a_valid_bound() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let none = Deadline::none();
+        let mut tightened = 0;
+        for case in 0..200 {
+            let n = rng.random_range(1..=10);
+            let d = rng.random_range(0.5..4.0);
+            let terms: Vec<(f64, f64, f64)> = (0..n)
+                .map(|_| {
+                    (
+                        rng.random_range(0.0..20.0),
+                        rng.random_range(0.0..200.0),
+                        rng.random_range(0.05..1.0),
+                    )
+                })
+                .collect();
+            let with = |splits| {
+                let grid = Grid {
+                    cells: 4000,
+                    chord_gap: 0.05,
+                    fine_cells: 4000,
+                    splits,
+                };
+                bound(72.0, d, &terms, grid, 1, &none).unwrap().0
+            };
+            let (whole, split) = (with(0), with(12));
+            let opt = brute(72.0, d, &terms);
+            assert!(
+                split >= opt - 1e-12 && split <= whole + 1e-12,
+                "case {case}: whole {whole}, split {split}, optimum {opt}"
+            );
+            // Rows cut beforehand at random points (an earlier call's splits) bound too.
+            let b_cap = (72.0f64 / d).powi(2);
+            let cuts: Vec<f64> = (0..rng.random_range(0..6))
+                .map(|_| rng.random_range(0.0..b_cap * 1.2))
+                .collect();
+            let grid = Grid {
+                cells: 4000,
+                chord_gap: 0.05,
+                fine_cells: 4000,
+                splits: 4,
+            };
+            let rows = Rows::new(72.0, d, &terms, grid, &cuts, &none).unwrap();
+            let first = rows.bound();
+            let rows = rows.refine(&terms, &none).unwrap();
+            assert!(
+                first >= opt - 1e-12 && rows.bound() >= opt - 1e-12,
+                "case {case}: cut at {cuts:?}: {first}, refined {}, optimum {opt}",
+                rows.bound()
+            );
+            assert!(rows.cuts().len() <= 4, "case {case}");
+            if split < whole - 1e-9 {
+                tightened += 1;
+            }
+        }
+        assert!(tightened >= 30, "{tightened}");
     }
 }

@@ -46,6 +46,11 @@ pub struct PricingSettings {
     /// Once the exact search holds an improving bin, it stops this many nodes later (the
     /// call then proves nothing, and column generation goes on with the bins found).
     pub after_improving: u64,
+    /// Run the exact search also when the quick search's improving bins are worth at most
+    /// the aim ([`Pricing::aim`]), and let it run on past them: a complete search then proves
+    /// `max π·a ≤ aim`, the bound that closes the caller's gap (`after_improving` counts from
+    /// a bin above the aim). `false`: only when no improving bin is held.
+    pub prove_aim: bool,
     /// Cells of each row of the grid bound (`grid.rs`; 0: no such bound): computed when the
     /// quick search finds no improving bin, it proves `max π·a ≤ aim` without the exact
     /// search when it can, and bounds every such round.
@@ -57,6 +62,12 @@ pub struct PricingSettings {
     /// times its cells while it has fewer than this (`grid.rs`: the rounding of the weights,
     /// one cell per item of a bin, is most of the bound's error).
     pub grid_fine_cells: usize,
+    /// Then the piece that holds the bound is cut in two, up to this many times per call
+    /// (`grid.rs`: each half's chord is four times closer to `√Σb`).
+    pub grid_splits: usize,
+    /// Split points kept from call to call (newest first): the rows of later calls start cut
+    /// there, so the splits accumulate where the bound lands (0: every call starts afresh).
+    pub grid_kept_cuts: usize,
     /// Refine the grid's rows only when a quick search from the rows' first sets finds no bin
     /// worth half the way from 1 to their bound and that bound does not prove the aim (then
     /// the quick search runs again from the refined rows' sets); `false`: refine at every
@@ -78,9 +89,12 @@ impl Default for PricingSettings {
             lagrange_cells: 4_000,
             lagrange_multipliers: 12,
             after_improving: 50_000,
+            prove_aim: false,
             grid_cells: 2_000,
             grid_chord_gap: 0.001,
             grid_fine_cells: 32_000,
+            grid_splits: 16,
+            grid_kept_cuts: 32,
             grid_refine_lazily: true,
             grid_columns: 8,
         }
@@ -103,6 +117,9 @@ pub struct SocKnapsack {
     /// bound, and the Lagrangian one when computed): an upper bound on the pricing optimum
     /// even when no search completes.
     root_bound: std::cell::Cell<f64>,
+    /// The grid's split points of the last calls (at most `grid_kept_cuts`, newest last):
+    /// the next calls' rows start from them.
+    cuts: std::cell::RefCell<Vec<f64>>,
 }
 
 /// A candidate group: its index, `Σa`, `Σb`, value.
@@ -125,6 +142,18 @@ impl SocKnapsack {
             covered: None,
             aim: 0.0,
             root_bound: std::cell::Cell::new(f64::INFINITY),
+            cuts: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The value above which a bin makes the call's proof impossible: `1 + tol`, or the aim
+    /// when that is larger and `prove_aim` is on.
+    fn enough(&self) -> f64 {
+        let floor = 1.0 + self.settings.improvement_tol;
+        if self.settings.prove_aim {
+            floor.max(self.aim)
+        } else {
+            floor
         }
     }
 
@@ -148,14 +177,33 @@ impl SocKnapsack {
             .collect()
     }
 
+    /// Keeps the newest `grid_kept_cuts` split points, `made` last.
+    fn keep_cuts(&self, made: &[f64]) {
+        let mut cuts = self.cuts.borrow_mut();
+        cuts.extend_from_slice(made);
+        let keep = self.settings.grid_kept_cuts;
+        if cuts.len() > keep {
+            let extra = cuts.len() - keep;
+            cuts.drain(..extra);
+        }
+    }
+
     /// The grid's rows (`grid.rs`) at `values`, or `None` at the deadline.
     fn grid_rows(&self, terms: &[(f64, f64, f64)], deadline: &Deadline) -> Option<Rows> {
         let grid = super::grid::Grid {
             cells: self.settings.grid_cells,
             chord_gap: self.settings.grid_chord_gap,
             fine_cells: self.settings.grid_fine_cells,
+            splits: self.settings.grid_splits,
         };
-        Rows::new(self.inst.capacity, self.inst.d, terms, grid, deadline)
+        Rows::new(
+            self.inst.capacity,
+            self.inst.d,
+            terms,
+            grid,
+            &self.cuts.borrow(),
+            deadline,
+        )
     }
 
     /// The most valuable bins at `values` (per item), best first, whether the search completed
@@ -269,6 +317,7 @@ impl SocKnapsack {
             keep: self.settings.max_columns.max(1),
             floor: 1.0 + self.settings.improvement_tol,
             aim: self.aim,
+            enough: self.enough(),
             after_improving: self.settings.after_improving,
             improving_at: None,
             nodes: 0,
@@ -393,6 +442,8 @@ struct Search<'a> {
     floor: f64,
     /// Prune at this value even without a bin worth it.
     aim: f64,
+    /// A bin above this loses the call's proof (`after_improving` counts from it).
+    enough: f64,
     /// Nodes allowed once an improving bin is held, and the node count when one first was.
     after_improving: u64,
     improving_at: Option<u64>,
@@ -502,7 +553,7 @@ impl Search<'_> {
         if self.nodes > self.limit || (self.nodes.is_multiple_of(4096) && self.deadline.expired()) {
             return false;
         }
-        if self.improving_at.is_none() && self.top() > self.floor {
+        if self.improving_at.is_none() && self.top() > self.enough {
             self.improving_at = Some(self.nodes);
         }
         if self
@@ -595,7 +646,7 @@ impl Pricing for SocKnapsack {
                     .0
                     .first()
                     .is_some_and(|b| b.0 > floor.max(0.5 * (1.0 + g)));
-                !strong && !proven && r.refinable()
+                !strong && !proven && r.refinable(terms.as_deref().unwrap_or(&[]))
             });
         if refine_now {
             rows = refined(rows);
@@ -606,6 +657,9 @@ impl Pricing for SocKnapsack {
                 quick.2 += first;
                 improving = quick.0.first().is_some_and(|b| b.0 > floor);
             }
+        }
+        if let Some(r) = &rows {
+            self.keep_cuts(r.cuts());
         }
         let grid = rows.as_ref().map(Rows::bound);
         if let Some(g) = grid {
@@ -630,7 +684,7 @@ impl Pricing for SocKnapsack {
                 },
                 st.quick_nodes,
                 st.node_limit,
-                floor,
+                self.enough(),
                 self.aim,
                 self.diving,
             ),

@@ -273,9 +273,40 @@ impl ColumnLp {
                 .map_err(|e| Error::Highs(e.to_string()))?;
         }
         let began = std::time::Instant::now();
-        let solved = model
+        let mut solved = model
             .try_solve()
             .map_err(|e| Error::Highs(format!("master solve: {e:?}")))?;
+        // HiGHS may end a warm-started simplex in `Unknown` (numerical trouble, seen on SOC
+        // masters of a few thousand columns): once, its solver state is cleared and the LP
+        // solved again from scratch by the dual simplex.
+        let odd = |s: HighsModelStatus| {
+            s != HighsModelStatus::Optimal && s != HighsModelStatus::ReachedTimeLimit
+        };
+        if odd(solved.status()) {
+            log::warn!(
+                "master LP ended {:?} from a warm start; solving it again from scratch",
+                solved.status()
+            );
+            let mut model: Model = solved.into();
+            // SAFETY: a live HiGHS instance owned by `model`.
+            let cleared = unsafe { highs_sys::Highs_clearSolver(model.as_mut_ptr()) };
+            if cleared != 0 {
+                return Err(Error::Highs(format!(
+                    "clear solver: HiGHS status {cleared}"
+                )));
+            }
+            for (option, value) in [("solver", "simplex"), ("run_crossover", "on")] {
+                model
+                    .try_set_option(option, value)
+                    .map_err(|e| Error::Highs(e.to_string()))?;
+            }
+            model
+                .try_set_option("simplex_strategy", DUAL_SIMPLEX)
+                .map_err(|e| Error::Highs(e.to_string()))?;
+            solved = model
+                .try_solve()
+                .map_err(|e| Error::Highs(format!("master solve: {e:?}")))?;
+        }
         self.highs_seconds += began.elapsed().as_secs_f64();
         log::trace!(
             "master LP: {} simplex iterations in {:.4} s",
