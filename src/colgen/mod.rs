@@ -14,6 +14,7 @@ mod node;
 mod packing;
 mod pricing;
 pub mod safe;
+mod table;
 pub mod trace;
 pub mod vector;
 
@@ -36,3 +37,4 @@ pub use packing::{
 /// The restricted master problem: the solver adapter's covering LP.
 pub type CoveringMaster = crate::solver::CoveringLp;
 pub use pricing::{covered_items, price_uncovered, Priced, Pricing};
+pub use table::relax;

@@ -19,6 +19,7 @@
 //! such round a Lagrangian bound (`models/packing.md` §8).
 
 use super::instance::TOL;
+use crate::colgen::relax;
 use crate::solver::Deadline;
 
 /// The grid: cells of each knapsack row, and the chords' largest gap below `D√S`, relative
@@ -374,36 +375,6 @@ fn knapsack(
     f[cells]
 }
 
-/// One item of weight `w` and value `v` added to the 0-1 knapsack table `f` in place:
-/// `f[r] ← max(f[r], f[r − w] + v)` with the old `f[r − w]`, and in `taken` (when given)
-/// whether the item strictly improved `f[r]`. The cells are taken from the top in blocks of
-/// at most `w`, whose sources all lie below the block, so each block is one pass over two
-/// disjoint slices (vectorised; the grid bound's tables are most of the SOC pricing's time).
-fn relax(f: &mut [f64], w: usize, v: f64, mut taken: Option<&mut [bool]>) {
-    if w == 0 {
-        f.iter_mut().for_each(|x| *x += v);
-        if let Some(t) = taken {
-            t.fill(v > 0.0);
-        }
-        return;
-    }
-    let mut hi = f.len();
-    while hi > w {
-        let lo = (hi - w).max(w);
-        let (src, dst) = f.split_at_mut(lo);
-        let (src, dst) = (&src[lo - w..hi - w], &mut dst[..hi - lo]);
-        if let Some(t) = taken.as_deref_mut() {
-            for ((t, d), s) in t[lo..hi].iter_mut().zip(dst.iter()).zip(src) {
-                *t = *s + v > *d;
-            }
-        }
-        for (d, s) in dst.iter_mut().zip(src) {
-            *d = d.max(*s + v);
-        }
-        hi = lo;
-    }
-}
-
 /// The pieces also cut at the points of `cuts` strictly inside one (the single row without a
 /// root term is never cut).
 fn cut(pieces: Vec<(f64, f64)>, cuts: &[f64]) -> Vec<(f64, f64)> {
@@ -491,34 +462,6 @@ mod tests {
                 (a + d * b.sqrt() <= cap * (1.0 + TOL)).then_some(v)
             })
             .fold(0.0, f64::max)
-    }
-
-    /// The blocked in-place update equals the textbook loop, bit for bit.
-    #[test]
-    fn relax_equals_the_scalar_update() {
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
-        for _ in 0..300 {
-            let cells = rng.random_range(0..60);
-            let mut f: Vec<f64> = (0..=cells).map(|_| rng.random_range(0.0..3.0)).collect();
-            let mut g = f.clone();
-            let w = rng.random_range(0..=cells + 1);
-            let v = rng.random_range(0.0..2.0);
-            let mut taken = vec![false; cells + 1];
-            relax(&mut f, w, v, Some(&mut taken));
-            let mut h = f.clone();
-            relax(&mut h, 0, 0.0, None);
-            let mut tg = vec![false; cells + 1];
-            for r in (w..=cells).rev() {
-                let with = g[r - w] + v;
-                if with > g[r] {
-                    g[r] = with;
-                    tg[r] = true;
-                }
-            }
-            assert_eq!(f, g, "w {w}, cells {cells}");
-            assert_eq!(taken, tg, "w {w}, cells {cells}");
-            assert_eq!(h, f);
-        }
     }
 
     /// The first of `sets`, if any, is worth `value` (to 10⁻⁹ relative).

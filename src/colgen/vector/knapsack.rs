@@ -9,8 +9,8 @@
 
 use super::enumerate::{maximal_columns, waste_budget};
 use crate::colgen::{
-    covered_items, price_uncovered, quick_then_exact, BranchPricing, Column, Decisions, Priced,
-    Pricing, Searched,
+    covered_items, price_uncovered, quick_then_exact, relax, BranchPricing, Column, Decisions,
+    Priced, Pricing, Searched,
 };
 use crate::error::Result;
 use crate::solver::Deadline;
@@ -281,17 +281,13 @@ impl BinKnapsack {
         let n = cand.len();
         let mut f = vec![f64::NEG_INFINITY; cap + 1];
         f[0] = 0.0;
-        // took[k][w]: candidate k improved f[w] (a bit per cell).
-        let words = (cap + 1).div_ceil(64);
-        let mut took = vec![0u64; n * words];
+        // took[k][w]: candidate k improved f[w].
+        let width = cap + 1;
+        let mut took = vec![false; n * width];
         for (k, (_, w, v)) in cand.iter().enumerate() {
-            let (w, v) = (w[0] as usize, *v);
-            for c in (w..=cap).rev() {
-                let with = f[c - w] + v;
-                if with > f[c] {
-                    f[c] = with;
-                    took[k * words + c / 64] |= 1 << (c % 64);
-                }
+            let w = w[0] as usize;
+            if w <= cap {
+                relax(&mut f, w, *v, Some(&mut took[k * width..(k + 1) * width]));
             }
         }
         let mut order: Vec<usize> = (0..=cap).filter(|&c| f[c] > 0.0).collect();
@@ -305,7 +301,7 @@ impl BinKnapsack {
             }
             let (mut w, mut items) = (c, Vec::new());
             for k in (0..n).rev() {
-                if took[k * words + w / 64] >> (w % 64) & 1 == 1 {
+                if took[k * width + w] {
                     items.extend(self.decisions.groups[cand[k].0].iter().copied());
                     w -= cand[k].1[0] as usize;
                 }
