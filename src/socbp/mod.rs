@@ -5,6 +5,7 @@
 //! column generation alone as a bound; seeded generators, among them the authors' cloud
 //! instances (`generate`). Model and choices: `models/packing.md` §8.
 
+mod chords;
 pub mod compact;
 pub mod generate;
 mod grid;
@@ -14,6 +15,7 @@ mod normal;
 mod pricing;
 mod problem;
 pub mod proof;
+mod search;
 pub mod selfcheck;
 mod solve;
 mod study;

@@ -3,18 +3,14 @@
 //! `Σa + D√Σb ≤ c` — a 0-1 knapsack with a concave capacity curve, solved exactly by
 //! depth-first branch-and-bound.
 //!
-//! The bound at a node (taken sums `A`, `B`; items left `R`) is a valid linear relaxation of
-//! the conic row, piece by piece: the bin's final `S = B + b(R)` lies in one interval
-//! `[S_k, S_{k+1}]` of a fixed grid over `[0, (c/D)²]`, where the concave `√S` is above its
-//! chord `√S_k + σ_k (S − S_k)`; so in that piece `a(R) + Dσ_k·b(R) ≤ c − A − D(√S_k +
-//! σ_k(B − S_k))`, a linear knapsack whose Dantzig (fractional) value bounds the completions
-//! ending in the piece, and the node's bound is the largest over the pieces `R` can reach.
-//! The candidates are sorted once per call per piece, so a node costs one pass per piece.
-//! (`models/packing.md` §8.)
+//! Each call: the grid bound and its sets (`grid.rs`), a quick search from them, and the exact
+//! search (`search.rs`) when the grid bound does not already prove what the caller asks
+//! (`models/packing.md` §8).
 
 use super::grid::Rows;
-use super::instance::{Instance, TOL};
+use super::instance::Instance;
 use super::lagrange::Lagrange;
+use super::search::{pieces, ratio, Cand, Search};
 use crate::colgen::{
     bins_as_columns, covered_items, price_uncovered, quick_then_exact, BranchPricing, Decisions,
     Priced, Pricing, Searched,
@@ -120,15 +116,6 @@ pub struct SocKnapsack {
     /// The grid's split points of the last calls (at most `grid_kept_cuts`, newest last):
     /// the next calls' rows start from them.
     cuts: std::cell::RefCell<Vec<f64>>,
-}
-
-/// A candidate group: its index, `Σa`, `Σb`, value.
-#[derive(Debug, Clone, Copy)]
-struct Cand {
-    group: usize,
-    a: f64,
-    b: f64,
-    v: f64,
 }
 
 impl SocKnapsack {
@@ -358,247 +345,6 @@ impl SocKnapsack {
             .collect();
         out.sort_by(|a, b| b.0.total_cmp(&a.0));
         (out, complete, nodes)
-    }
-}
-
-/// `v / w`, infinite for a weightless candidate of positive value.
-fn ratio(v: f64, w: f64) -> f64 {
-    if w > 0.0 {
-        v / w
-    } else {
-        f64::INFINITY
-    }
-}
-
-/// The pieces `[S_k, S_{k+1}]` of the chord relaxation: `0`, then `count` geometric steps from
-/// the least positive `b` among the candidates (at least `B_cap/4096`) to
-/// `B_cap = (c/D)²`, the most `Σb` a bin holds. Without a root term: one piece of slope 0.
-fn pieces(inst: &Instance, cand: &[Cand], count: usize) -> Vec<Piece> {
-    let b_min = cand
-        .iter()
-        .map(|c| c.b)
-        .filter(|&b| b > 0.0)
-        .fold(f64::INFINITY, f64::min);
-    let flat = vec![Piece {
-        lo: 0.0,
-        hi: f64::INFINITY,
-        slope: 0.0,
-    }];
-    if inst.d <= 0.0 || !b_min.is_finite() {
-        return flat;
-    }
-    let b_cap = (inst.capacity * (1.0 + TOL) / inst.d).powi(2);
-    let first = b_min.max(b_cap / 4096.0).min(b_cap);
-    let mut ends = vec![0.0, first];
-    let steps = count.max(1);
-    let ratio = (b_cap / first).powf(1.0 / steps as f64);
-    for k in 1..=steps {
-        ends.push(if k == steps {
-            b_cap
-        } else {
-            first * ratio.powi(k as i32)
-        });
-    }
-    ends.dedup_by(|x, y| *x <= *y);
-    let mut out: Vec<Piece> = ends
-        .windows(2)
-        .map(|w| Piece {
-            lo: w[0],
-            hi: w[1],
-            slope: (w[1].sqrt() - w[0].sqrt()) / (w[1] - w[0]),
-        })
-        .collect();
-    // Beyond B_cap no bin goes; the last piece is open-ended for round-off.
-    if let Some(last) = out.last_mut() {
-        last.hi = f64::INFINITY;
-    }
-    out
-}
-
-/// A piece of the chord relaxation: `√S ≥ √lo + slope·(S − lo)` on `[lo, hi]`.
-#[derive(Debug, Clone, Copy)]
-struct Piece {
-    lo: f64,
-    hi: f64,
-    slope: f64,
-}
-
-/// The depth-first search.
-struct Search<'a> {
-    inst: &'a Instance,
-    cand: &'a [Cand],
-    conflicts: &'a [Vec<usize>],
-    /// `twin[k]`: candidate `k` is a conflict-free copy of `k − 1`.
-    twin: &'a [bool],
-    /// The pieces, and per piece the candidates by value per unit of linearised weight.
-    grid: &'a [Piece],
-    orders: &'a [Vec<usize>],
-    /// The Lagrangian bound's tables over the candidates in order, when used.
-    lag: Option<&'a Lagrange>,
-    blocked: Vec<u32>,
-    taken: Vec<usize>,
-    best: Vec<(f64, Vec<usize>)>,
-    keep: usize,
-    floor: f64,
-    /// Prune at this value even without a bin worth it.
-    aim: f64,
-    /// A bin above this loses the call's proof (`after_improving` counts from it).
-    enough: f64,
-    /// Nodes allowed once an improving bin is held, and the node count when one first was.
-    after_improving: u64,
-    improving_at: Option<u64>,
-    nodes: u64,
-    limit: u64,
-    deadline: &'a Deadline,
-}
-
-impl Search<'_> {
-    fn top(&self) -> f64 {
-        self.best.iter().map(|b| b.0).fold(0.0, f64::max)
-    }
-
-    /// Records a bin: always the best so far, and improving ones up to `keep`.
-    fn offer(&mut self, value: f64, ks: &[usize]) {
-        if value > self.top() || value > self.floor {
-            self.best.push((value, ks.to_vec()));
-            self.best.sort_by(|a, b| b.0.total_cmp(&a.0));
-            self.best.truncate(self.keep);
-        }
-    }
-
-    /// A suggested bin made feasible: its candidates in order while they fit and conflict
-    /// with none kept, then any other candidate that fits, in order; offered.
-    fn repair(&mut self, suggested: &[usize]) {
-        let (mut a, mut b, mut v) = (0.0, 0.0, 0.0);
-        let mut blocked = vec![false; self.cand.len()];
-        let mut ks = Vec::new();
-        let rest = (0..self.cand.len()).filter(|k| !suggested.contains(k));
-        for k in suggested.iter().copied().chain(rest) {
-            let c = &self.cand[k];
-            if !blocked[k] && self.inst.fits(a + c.a, b + c.b) {
-                (a, b, v) = (a + c.a, b + c.b, v + c.v);
-                ks.push(k);
-                for &x in &self.conflicts[k] {
-                    blocked[x] = true;
-                }
-            }
-        }
-        self.offer(v, &ks);
-    }
-
-    /// Whether candidate `c` is still available at `k` with sums `(a, b)`.
-    fn open(&self, c: usize, k: usize, a: f64, b: f64) -> bool {
-        c >= k && self.blocked[c] == 0 && self.inst.fits(a + self.cand[c].a, b + self.cand[c].b)
-    }
-
-    /// The piecewise-chord Dantzig bound on what candidates `k..` can add to sums `(a, b)`:
-    /// the largest over the pieces the bin can end in (stopping early once above `cut`).
-    fn bound(&self, k: usize, a: f64, b: f64, cut: f64) -> f64 {
-        let inst = self.inst;
-        let cap = inst.capacity * (1.0 + TOL);
-        let mut total_b = 0.0;
-        let mut any = false;
-        for c in k..self.cand.len() {
-            if self.open(c, k, a, b) {
-                total_b += self.cand[c].b;
-                any = true;
-            }
-        }
-        if !any {
-            return 0.0;
-        }
-        // The bin's final Σb is in [b, b + t].
-        let mut t = total_b;
-        if inst.d > 0.0 {
-            t = t.min(((cap - a) / inst.d).powi(2) - b);
-        }
-        let top = b + t.max(0.0);
-        let mut best = 0.0f64;
-        for (p, order) in self.grid.iter().zip(self.orders) {
-            if p.hi < b || p.lo > top {
-                continue;
-            }
-            let line = p.lo.sqrt() + p.slope * (b - p.lo);
-            let mut room = cap - a - inst.d * line + 1e-9 * inst.capacity;
-            if room < 0.0 {
-                continue;
-            }
-            let mut v = 0.0;
-            for &c in order {
-                if !self.open(c, k, a, b) {
-                    continue;
-                }
-                let x = &self.cand[c];
-                let w = x.a + inst.d * p.slope * x.b;
-                if w <= room {
-                    room -= w;
-                    v += x.v;
-                } else {
-                    v += x.v * room / w;
-                    break;
-                }
-            }
-            best = best.max(v);
-            if best > cut {
-                break;
-            }
-        }
-        best
-    }
-
-    /// Explores candidates from `k` on with sums `(a, b)` and `value`; `false` when a limit
-    /// stopped it.
-    fn dfs(&mut self, k: usize, a: f64, b: f64, value: f64) -> bool {
-        self.nodes += 1;
-        if self.nodes > self.limit || (self.nodes.is_multiple_of(4096) && self.deadline.expired()) {
-            return false;
-        }
-        if self.improving_at.is_none() && self.top() > self.enough {
-            self.improving_at = Some(self.nodes);
-        }
-        if self
-            .improving_at
-            .is_some_and(|at| self.nodes - at > self.after_improving)
-        {
-            return false;
-        }
-        let cut = self.top().max(self.aim) + 1e-12 - value;
-        if self.bound(k, a, b, cut) <= cut || self.lag.is_some_and(|l| l.bound(k, a, b, cut) <= cut)
-        {
-            return true;
-        }
-        let Some(next) = (k..self.cand.len()).find(|&c| self.open(c, k, a, b)) else {
-            let ks = self.taken.clone();
-            self.offer(value, &ks);
-            return true;
-        };
-        let x = self.cand[next];
-        self.taken.push(next);
-        for &c in &self.conflicts[next] {
-            self.blocked[c] += 1;
-        }
-        let done = self.dfs(next + 1, a + x.a, b + x.b, value + x.v);
-        for &c in &self.conflicts[next] {
-            self.blocked[c] -= 1;
-        }
-        self.taken.pop();
-        if !done {
-            return false;
-        }
-        // Leave it and its copies after it (a bin with a later copy instead is one with
-        // `next`, already explored).
-        let mut skip = next + 1;
-        while skip < self.cand.len() && self.twin[skip] {
-            skip += 1;
-        }
-        for c in next..skip {
-            self.blocked[c] += 1;
-        }
-        let done = self.dfs(skip, a, b, value);
-        for c in next..skip {
-            self.blocked[c] -= 1;
-        }
-        done
     }
 }
 
