@@ -12,6 +12,11 @@
 /// machine and both paths give the same bits.
 pub fn relax(f: &mut [f64], w: usize, v: f64, taken: Option<&mut [bool]>) {
     #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        // SAFETY: the processor supports AVX-512F, checked on the line above.
+        return unsafe { relax_avx512(f, w, v, taken) };
+    }
+    #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the processor supports AVX2, checked on the line above.
         return unsafe { relax_avx2(f, w, v, taken) };
@@ -23,6 +28,13 @@ pub fn relax(f: &mut [f64], w: usize, v: f64, taken: Option<&mut [bool]>) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn relax_avx2(f: &mut [f64], w: usize, v: f64, taken: Option<&mut [bool]>) {
+    relax_body(f, w, v, taken)
+}
+
+/// [`relax`] compiled for AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn relax_avx512(f: &mut [f64], w: usize, v: f64, taken: Option<&mut [bool]>) {
     relax_body(f, w, v, taken)
 }
 

@@ -28,8 +28,10 @@ pub struct Lagrange {
     d: f64,
     /// Rounded weights `⌊a_i·scale⌋`.
     w: Vec<usize>,
-    /// Per multiplier, `tables[k·(cells+1) + r] = f_k(r)`, `k = 0 ..= n`.
-    tables: Vec<Vec<f64>>,
+    /// The tables interleaved: `tables[(k·(cells+1) + r)·m + j] = f^{λ_j}_k(r)`, `k = 0 ..= n`,
+    /// `m` multipliers, so a cell's values at every multiplier are adjacent (the bound reads
+    /// them together, at every node of the search).
+    tables: Vec<f64>,
 }
 
 /// `(a, b, v)` of the candidates, in the search's order.
@@ -39,11 +41,8 @@ pub type Terms = [(f64, f64, f64)];
 fn step(next: &[f64], row: &mut [f64], w: usize, gain: f64) {
     row.copy_from_slice(next);
     if gain > 0.0 && w < row.len() {
-        for r in w..row.len() {
-            let with = next[r - w] + gain;
-            if with > row[r] {
-                row[r] = with;
-            }
+        for (x, s) in row[w..].iter_mut().zip(next) {
+            *x = x.max(*s + gain);
         }
     }
 }
@@ -102,13 +101,16 @@ impl Lagrange {
             used[best] = true;
         }
         let n = terms.len();
-        let mut lambdas = Vec::new();
-        let mut tables = Vec::new();
-        for (j, &lambda) in grid.iter().enumerate() {
-            if !used[j] {
-                continue;
-            }
-            let mut t = vec![0.0f64; (n + 1) * width];
+        let lambdas: Vec<f64> = grid
+            .iter()
+            .zip(&used)
+            .filter(|(_, &u)| u)
+            .map(|(&l, _)| l)
+            .collect();
+        let m = lambdas.len();
+        let mut tables = vec![0.0f64; (n + 1) * width * m];
+        let mut t = vec![0.0f64; (n + 1) * width];
+        for (j, &lambda) in lambdas.iter().enumerate() {
             for k in (0..n).rev() {
                 let (done, todo) = t.split_at_mut((k + 1) * width);
                 step(
@@ -118,8 +120,9 @@ impl Lagrange {
                     terms[k].2 - lambda * terms[k].1,
                 );
             }
-            lambdas.push(lambda);
-            tables.push(t);
+            for (cell, &x) in t.iter().enumerate() {
+                tables[cell * m + j] = x;
+            }
         }
         Lagrange {
             lambdas,
@@ -144,20 +147,18 @@ impl Lagrange {
             return f64::NEG_INFINITY;
         }
         let reach = ((left * self.scale + 1e-9).floor() as usize).min(self.cells);
-        let rows: Vec<&[f64]> = self
-            .tables
-            .iter()
-            .map(|t| &t[k * width..(k + 1) * width])
-            .collect();
+        let m = self.lambdas.len();
+        let cell = |r: usize| &self.tables[(k * width + r) * m..][..m];
         if self.d <= 0.0 {
-            return rows.iter().map(|r| r[reach]).fold(f64::INFINITY, f64::min);
+            return cell(reach).iter().copied().fold(f64::INFINITY, f64::min);
         }
         let at = |f_cell: usize, root_cell: usize| -> f64 {
             let s = (left - root_cell as f64 / self.scale) / self.d;
             let room = s * s - b;
-            rows.iter()
+            cell(f_cell)
+                .iter()
                 .zip(&self.lambdas)
-                .map(|(row, &l)| row[f_cell] + l * room)
+                .map(|(f, &l)| f + l * room)
                 .fold(f64::INFINITY, f64::min)
         };
         let mut best = f64::NEG_INFINITY;
@@ -185,17 +186,19 @@ impl Lagrange {
         let width = self.cells + 1;
         let n = self.w.len();
         let mut out = Vec::new();
-        for (t, &l) in self.tables.iter().zip(&self.lambdas) {
+        let m = self.lambdas.len();
+        for (j, &l) in self.lambdas.iter().enumerate() {
+            let t = |cell: usize| self.tables[cell * m + j];
             let value = |r: usize| {
                 let s = (self.cap - r as f64 / self.scale).max(0.0) / self.d.max(f64::MIN_POSITIVE);
-                t[r] + if self.d > 0.0 { l * s * s } else { 0.0 }
+                t(r) + if self.d > 0.0 { l * s * s } else { 0.0 }
             };
             let Some(mut r) = (0..width).max_by(|&x, &y| value(x).total_cmp(&value(y))) else {
                 continue;
             };
             let mut items = Vec::new();
             for k in 0..n {
-                if t[k * width + r] != t[(k + 1) * width + r] {
+                if t(k * width + r) != t((k + 1) * width + r) {
                     items.push(k);
                     r -= self.w[k].min(r);
                 }

@@ -299,6 +299,7 @@ impl SocKnapsack {
             grid: &grid,
             orders: &orders,
             blocked: vec![0; n],
+            open_at: vec![false; n],
             taken: Vec::new(),
             best: Vec::new(),
             keep: self.settings.max_columns.max(1),

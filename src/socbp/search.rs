@@ -95,6 +95,8 @@ pub(super) struct Search<'a> {
     /// The Lagrangian bound's tables over the candidates in order, when used.
     pub(super) lag: Option<&'a Lagrange>,
     pub(super) blocked: Vec<u32>,
+    /// Scratch of [`Search::bound`]: which candidates are open at the node.
+    pub(super) open_at: Vec<bool>,
     pub(super) taken: Vec<usize>,
     pub(super) best: Vec<(f64, Vec<usize>)>,
     pub(super) keep: usize,
@@ -152,20 +154,50 @@ impl Search<'_> {
 
     /// The piecewise-chord Dantzig bound on what candidates `k..` can add to sums `(a, b)`:
     /// the largest over the pieces the bin can end in (stopping early once above `cut`).
-    pub(super) fn bound(&self, k: usize, a: f64, b: f64, cut: f64) -> f64 {
-        let inst = self.inst;
-        let cap = inst.capacity * (1.0 + TOL);
+    pub(super) fn bound(&mut self, k: usize, a: f64, b: f64, cut: f64) -> f64 {
         let mut total_b = 0.0;
         let mut any = false;
-        for c in k..self.cand.len() {
-            if self.open(c, k, a, b) {
-                total_b += self.cand[c].b;
-                any = true;
-            }
+        let mut open_at = std::mem::take(&mut self.open_at);
+        open_at.resize(self.cand.len(), false);
+        // Whether each candidate fits, without a square root or a branch: `r ≥ 0` and
+        // `D²(B + b) ≤ r²` with `r = c − A − a`, loosened by far more than the round-off,
+        // so every candidate `open` admits is here (a relaxation; the bound stays valid).
+        let inst = self.inst;
+        let room = inst.capacity * (1.0 + TOL) - a;
+        let d2 = inst.d * inst.d;
+        let slack = 1e-9 * inst.capacity;
+        for (c, open) in open_at.iter_mut().enumerate().skip(k) {
+            let x = &self.cand[c];
+            let r = room - x.a;
+            let ok = (self.blocked[c] == 0)
+                & (r >= -slack)
+                & (d2 * (b + x.b) <= (r * r + slack) * (1.0 + 1e-9));
+            *open = ok;
+            total_b += if ok { x.b } else { 0.0 };
+            any |= ok;
         }
-        if !any {
-            return 0.0;
-        }
+        let best = if any {
+            self.pieces_bound(k, a, b, cut, total_b, &open_at)
+        } else {
+            0.0
+        };
+        self.open_at = open_at;
+        best
+    }
+
+    /// [`Search::bound`] over the pieces, given the candidates open at the node
+    /// (`open_at[c]` for `c ≥ k`) and their total `Σb`.
+    fn pieces_bound(
+        &self,
+        k: usize,
+        a: f64,
+        b: f64,
+        cut: f64,
+        total_b: f64,
+        open_at: &[bool],
+    ) -> f64 {
+        let inst = self.inst;
+        let cap = inst.capacity * (1.0 + TOL);
         // The bin's final Σb is in [b, b + t].
         let mut t = total_b;
         if inst.d > 0.0 {
@@ -184,7 +216,7 @@ impl Search<'_> {
             }
             let mut v = 0.0;
             for &c in order {
-                if !self.open(c, k, a, b) {
+                if c < k || !open_at[c] {
                     continue;
                 }
                 let x = &self.cand[c];
