@@ -143,6 +143,21 @@ impl BenchRun {
     }
 }
 
+/// `NA` or the number.
+fn na_or(v: Option<u64>) -> String {
+    v.map_or_else(|| "NA".to_string(), |x| x.to_string())
+}
+
+/// Whether `e` is a solver's failure on one instance (HiGHS, Clarabel, an internal check),
+/// which a sweep records and goes past; bad input and I/O errors still stop it.
+fn solver_failure(e: &crate::error::Error) -> bool {
+    use crate::error::Error;
+    matches!(
+        e,
+        Error::Highs(_) | Error::Clarabel(_) | Error::Consistency(_)
+    )
+}
+
 /// A solver's failure on one instance of a sweep, with the instance's file named.
 fn naming(e: crate::error::Error, path: &Path) -> crate::error::Error {
     use crate::error::Error;
@@ -195,19 +210,36 @@ pub fn sweep(
     let (mut rederived, mut all_proven) = (0, 0);
     let mut shares = Vec::new();
     let mut tsv =
-        String::from("set\tinstance\tbins\tbound\tseconds\tnodes\toptimum\tbest_lb\tbest_ub\troot_seconds\troot_converged\troot_settled\tbound_checked\tverify_seconds\n");
+        String::from("set\tinstance\tbins\tbound\tseconds\tnodes\toptimum\tbest_lb\tbest_ub\troot_seconds\troot_converged\troot_settled\tbound_checked\tverify_seconds\terror\n");
+    let mut failures: Vec<String> = Vec::new();
     for dir in sets {
         let mut known = read_optima(&dir)?;
         if let Some(n) = args.count {
             known.truncate(n);
         }
-        let runs: Vec<(BenchRun, &Known)> = known
+        let outcomes: Vec<(std::result::Result<BenchRun, String>, &Known)> = known
             .par_iter()
             .map(|k| {
                 let path = dir.join(&k.file);
-                Ok((run(&path).map_err(|e| naming(e, &path))?, k))
+                match run(&path) {
+                    Ok(r) => Ok((Ok(r), k)),
+                    Err(e) if solver_failure(&e) => {
+                        let e = naming(e, &path);
+                        log::warn!("recorded and skipped: {e}");
+                        Ok((Err(e.to_string()), k))
+                    }
+                    Err(e) => Err(naming(e, &path)),
+                }
             })
             .collect::<Result<_>>()?;
+        let mut runs: Vec<(BenchRun, &Known)> = Vec::new();
+        let mut set_failures: Vec<(&Known, String)> = Vec::new();
+        for (outcome, k) in outcomes {
+            match outcome {
+                Ok(r) => runs.push((r, k)),
+                Err(e) => set_failures.push((k, e)),
+            }
+        }
         let secs: Vec<f64> = runs.iter().map(|r| r.0.seconds).collect();
         shares.extend(
             runs.iter()
@@ -245,11 +277,11 @@ pub fn sweep(
         let name = dir
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        let na = |v: Option<u64>| v.map_or_else(|| "NA".to_string(), |x| x.to_string());
+        let na = na_or;
         for (r, k) in &runs {
             let _ = writeln!(
                 tsv,
-                "{name}\t{}\t{}\t{}\t{:.3}\t{}\t{}\t{}\t{}\t{:.3}\t{}\t{}\t{}\t{:.4}",
+                "{name}\t{}\t{}\t{}\t{:.3}\t{}\t{}\t{}\t{}\t{:.3}\t{}\t{}\t{}\t{:.4}\t",
                 k.file,
                 r.bins,
                 r.bound,
@@ -265,6 +297,19 @@ pub fn sweep(
                 r.verify_seconds
             );
         }
+        for (k, e) in &set_failures {
+            let na = "NA";
+            let _ = writeln!(
+                tsv,
+                "{name}\t{}\t{na}\t{na}\t{na}\t{na}\t{}\t{}\t{}\t{na}\t{na}\t{na}\t{na}\t{na}\t{}",
+                k.file,
+                na_or(k.optimum),
+                na_or(k.best_lb),
+                na_or(k.best_ub),
+                e.replace(['\t', '\n'], " ")
+            );
+            failures.push(format!("{name}/{}: {e}", k.file));
+        }
         let _ = writeln!(
             md,
             "| {name} | {} | {proven} | {at_opt} | {better} | {:.2} | {:.2} | {nodes:.1} | {lp_diff:.3} | {} | {:.2} | {:.2} |",
@@ -275,6 +320,17 @@ pub fn sweep(
             super::median(&root_secs),
             root_secs.iter().copied().fold(0.0, f64::max),
         );
+    }
+    if !failures.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n**{} instance(s) failed** (a solver's error, recorded and skipped; not counted \
+             above):\n",
+            failures.len()
+        );
+        for f in &failures {
+            let _ = writeln!(md, "- {f}");
+        }
     }
     let path = args.out.join("instances.tsv");
     std::fs::create_dir_all(&args.out)
@@ -296,6 +352,23 @@ pub fn sweep(
 mod tests {
     use super::*;
 
+    /// A run with `bins` bins proven optimal, verified, no statistics.
+    fn proven_run(bins: u64) -> BenchRun {
+        BenchRun {
+            bins,
+            bound: bins,
+            seconds: 0.5,
+            root_lp: f64::NAN,
+            nodes: 0.0,
+            root_seconds: f64::NAN,
+            root_converged: false,
+            root_settled: false,
+            violations: 0,
+            checked: true,
+            verify_seconds: 0.0,
+        }
+    }
+
     #[test]
     fn optima_columns_by_header_and_na_rows() {
         let dir = std::env::temp_dir().join(format!("vcalloc-optima-{}", std::process::id()));
@@ -311,22 +384,62 @@ mod tests {
             (k[1].optimum, k[1].best_lb, k[1].best_ub),
             (None, Some(7), Some(8))
         );
-        let run = BenchRun {
-            bins: 7,
-            bound: 7,
-            seconds: 0.0,
-            root_lp: f64::NAN,
-            nodes: 0.0,
-            root_seconds: f64::NAN,
-            root_converged: false,
-            root_settled: false,
-            violations: 0,
-            checked: true,
-            verify_seconds: 0.0,
-        };
+        let run = proven_run(7);
         assert_eq!(run.contradictions(&k[1]), 0);
         assert_eq!(run.contradictions(&k[0]), 1);
         assert_eq!(set_folders(&dir), vec![dir.clone()]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A solver's failure on one instance is recorded and the sweep goes on; bad input
+    /// still stops it, naming the file.
+    #[test]
+    fn a_solver_failure_is_recorded_and_the_sweep_goes_on() {
+        let dir = std::env::temp_dir().join(format!("vcalloc-sweep-{}", std::process::id()));
+        let set = dir.join("set");
+        std::fs::create_dir_all(&set).unwrap();
+        std::fs::write(
+            set.join("optima.tsv"),
+            "instance\toptimum\na.cbp\t3\nb.cbp\t4\n",
+        )
+        .unwrap();
+        let args = StudyArgs {
+            out: dir.join("out"),
+            seed: 0,
+            count: None,
+            settings: None,
+            input: Some(set.clone()),
+            time_limit: None,
+        };
+        let good = proven_run(3);
+        let md = sweep(&args, "", "t", |path| {
+            if path.ends_with("b.cbp") {
+                Err(crate::error::Error::Highs("status Unknown".into()))
+            } else {
+                Ok(good.clone())
+            }
+        })
+        .unwrap();
+        assert!(md.contains("**1 instance(s) failed**"), "{md}");
+        assert!(
+            md.contains("set/b.cbp:") && md.contains("status Unknown"),
+            "{md}"
+        );
+        assert!(md.contains("| set | 1 | 1 | 1 |"), "{md}");
+        let tsv = std::fs::read_to_string(dir.join("out").join("instances.tsv")).unwrap();
+        let rows: Vec<&str> = tsv.lines().collect();
+        assert_eq!(rows.len(), 3, "{tsv}");
+        assert!(rows[0].ends_with("\terror"));
+        assert!(rows
+            .iter()
+            .any(|r| r.starts_with("set\tb.cbp\tNA") && r.contains("status Unknown")));
+        assert!(rows
+            .iter()
+            .any(|r| r.starts_with("set\ta.cbp\t3\t3") && r.ends_with('\t')));
+        let stopped = sweep(&args, "", "t", |path| {
+            Err(InputError::new(path, Location::File, "", "malformed").into())
+        });
+        assert!(stopped.unwrap_err().to_string().contains("malformed"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
