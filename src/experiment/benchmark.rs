@@ -277,7 +277,6 @@ pub fn sweep(
         let name = dir
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        let na = na_or;
         for (r, k) in &runs {
             let _ = writeln!(
                 tsv,
@@ -287,9 +286,9 @@ pub fn sweep(
                 r.bound,
                 r.seconds,
                 r.nodes,
-                na(k.optimum),
-                na(k.best_lb),
-                na(k.best_ub),
+                na_or(k.optimum),
+                na_or(k.best_lb),
+                na_or(k.best_ub),
                 r.root_seconds,
                 u8::from(r.root_converged),
                 u8::from(r.root_settled),
@@ -298,10 +297,9 @@ pub fn sweep(
             );
         }
         for (k, e) in &set_failures {
-            let na = "NA";
             let _ = writeln!(
                 tsv,
-                "{name}\t{}\t{na}\t{na}\t{na}\t{na}\t{}\t{}\t{}\t{na}\t{na}\t{na}\t{na}\t{na}\t{}",
+                "{name}\t{}\tNA\tNA\tNA\tNA\t{}\t{}\t{}\tNA\tNA\tNA\tNA\tNA\t{}",
                 k.file,
                 na_or(k.optimum),
                 na_or(k.best_lb),
