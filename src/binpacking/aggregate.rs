@@ -370,9 +370,8 @@ pub fn root(
         bins = improve(bins, bound);
     }
     if (bins.len() as u64) > bound && bp.root_dive {
-        // Few pricing rounds per fixing, as in the periodic family's cutting-stock dives: the
-        // unit-item setting (re-converge every step) added 11,000 columns and 3.7 s per dive
-        // on Falkenauer u500_00.
+        // The aggregated root's own dive settings (`bp.aggregated_dive`: 100 pricing rounds
+        // per fixing by default, like the unit dive and the periodic family's).
         let mut settings = bp.clone();
         settings.dive = bp.aggregated_dive.clone();
         if let Some(cols) = root_dives(
