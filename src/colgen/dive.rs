@@ -27,6 +27,9 @@ pub struct DiveSettings {
     pub max_columns: usize,
     /// A column enters when its reduced cost is below `−reduced_cost_tol`.
     pub reduced_cost_tol: f64,
+    /// Columns whose whole machines one step fixes at most, those of largest LP value first
+    /// (0: every column with a whole machine, residual rounding). models/packing.md §5.
+    pub max_fixed_columns: usize,
 }
 
 impl Default for DiveSettings {
@@ -36,6 +39,7 @@ impl Default for DiveSettings {
             pricing_rounds: 3,
             max_columns: 10,
             reduced_cost_tol: 1e-7,
+            max_fixed_columns: 0,
         }
     }
 }
@@ -185,6 +189,10 @@ pub fn dive_with<P: Pricing>(
             .map(|(i, &v)| (i, (v + 1e-6).floor().max(0.0) as u64))
             .filter(|&(_, n)| n > 0)
             .collect();
+        if settings.max_fixed_columns > 0 && take.len() > settings.max_fixed_columns {
+            take.sort_by(|a, b| y[b.0].total_cmp(&y[a.0]).then(a.0.cmp(&b.0)));
+            take.truncate(settings.max_fixed_columns);
+        }
         if take.is_empty() {
             let Some((i, _)) = y
                 .iter()

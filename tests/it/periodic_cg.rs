@@ -227,7 +227,8 @@ fn tailing_off_stops_early_and_stays_honest() {
 
 /// The dive on its own: from the converged master of a small random instance it returns an
 /// integer covering over the master's columns (every column a valid machine), never below the
-/// brute-force optimum nor the LP bound; with the dive switched off the method still verifies.
+/// brute-force optimum nor the LP bound, by residual rounding and one column a step
+/// (`max_fixed_columns = 1`); with the dive switched off the method still verifies.
 #[test]
 fn dive_returns_a_valid_covering_never_below_the_optimum() {
     use vcalloc::colgen::{self, CgSettings, CoveringMaster, DiveSettings};
@@ -253,13 +254,17 @@ fn dive_returns_a_valid_covering_never_below_the_optimum() {
             &Deadline::none(),
         )
         .unwrap();
-        let out = colgen::dive(
-            &mut master,
-            &mut pricing,
-            &DiveSettings::default(),
-            &Deadline::none(),
-        )
-        .unwrap();
+        // Residual rounding on even seeds, one column a step on odd ones.
+        let dive_settings = DiveSettings {
+            max_fixed_columns: (seed % 2) as usize,
+            ..DiveSettings::default()
+        };
+        let out =
+            colgen::dive(&mut master, &mut pricing, &dive_settings, &Deadline::none()).unwrap();
+        if seed % 2 == 1 {
+            // One column a step: each step fixed exactly one column.
+            assert_eq!(out.chosen.len(), out.steps as usize, "seed {seed}");
+        }
         assert!(out.complete, "seed {seed}: no deadline, yet incomplete");
         let columns = master.columns();
         assert_eq!(out.counts.len(), columns.len());
