@@ -21,7 +21,9 @@ use std::time::Instant;
 pub struct DiveSettings {
     /// Dive before the integer master (off: the integer master alone, from the heuristics).
     pub enabled: bool,
-    /// Pricing rounds after each fixing (0: no new columns while diving).
+    /// Pricing rounds after each fixing, until one finds no column (0: no new columns while
+    /// diving). 100 by default: the residual LP re-converges before the next rounding
+    /// (models/periodic.md "Integer finish", models/packing.md §5).
     pub pricing_rounds: usize,
     /// Columns added per pricing round at most.
     pub max_columns: usize,
@@ -36,7 +38,7 @@ impl Default for DiveSettings {
     fn default() -> Self {
         DiveSettings {
             enabled: true,
-            pricing_rounds: 3,
+            pricing_rounds: 100,
             max_columns: 10,
             reduced_cost_tol: 1e-7,
             max_fixed_columns: 0,

@@ -221,14 +221,13 @@ pub fn sweep(
             .par_iter()
             .map(|k| {
                 let path = dir.join(&k.file);
-                match run(&path) {
+                match run(&path).map_err(|e| naming(e, &path)) {
                     Ok(r) => Ok((Ok(r), k)),
                     Err(e) if solver_failure(&e) => {
-                        let e = naming(e, &path);
                         log::warn!("recorded and skipped: {e}");
                         Ok((Err(e.to_string()), k))
                     }
-                    Err(e) => Err(naming(e, &path)),
+                    Err(e) => Err(e),
                 }
             })
             .collect::<Result<_>>()?;

@@ -113,14 +113,10 @@ impl Default for Settings {
             cg: CgSettings::default(),
             pricing: PricingSettings::default(),
             highs: HighsSettings::default(),
-            // 100 pricing rounds after each fixing (the engine's default is 3): the residual
-            // LP is then near its optimum before the next rounding. §5.3 `bp` at 60 s: 30 / 30
-            // proven instead of 29 (Medium/Small seed 3 packs at 1,277 in 9.8 s); `cg` at 10 s:
-            // 26 / 30 instead of 12 (models/periodic.md, "Integer finish").
-            dive: DiveSettings {
-                pricing_rounds: 100,
-                ..DiveSettings::default()
-            },
+            // The engine's 100 pricing rounds after each fixing: §5.3 `bp` at 60 s 30 / 30
+            // proven (29 with 3 rounds), `cg` at 10 s 26 / 30 (12) (models/periodic.md,
+            // "Integer finish").
+            dive: DiveSettings::default(),
             mm_start: false,
             first_phase_share: 0.75,
             bp: BranchSettings::default(),

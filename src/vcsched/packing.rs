@@ -86,7 +86,10 @@ impl Default for PackingSettings {
             bp: BpSettings {
                 node_limit: 20_000,
                 integer_seconds: 0.5,
-                dive: DiveSettings::default(),
+                dive: DiveSettings {
+                    pricing_rounds: 3,
+                    ..DiveSettings::default()
+                },
                 dive_retries: 2,
                 ..BpSettings::default()
             },
