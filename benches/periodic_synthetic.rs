@@ -3,7 +3,7 @@
 //! (default 60 s), and BFD, MM, MMM for comparison.
 //!
 //! `cargo bench --bench periodic_synthetic -- [--seeds K] [--time-limit S] [--jobs J]
-//! [--settings FILE] [--tasks large|medium|small] [--method cg|bp]` prints one line per instance and a median per
+//! [--settings FILE] [--threads T] [--tasks large|medium|small] [--method cg|bp]` prints one line per instance and a median per
 //! scenario: when `⌈z_LP⌉` was proven (`⌈bound⌉ = ⌈master⌉` first held), first-phase seconds,
 //! total seconds, iterations, status and proven bound, machines / ⌈z_LP⌉ (LP bound proven so far), machines / ⌈W/C⌉, and
 //! the heuristics' machines / ⌈W/C⌉. Under `cargo test --benches` it runs one tiny instance only.
@@ -46,7 +46,13 @@ fn main() {
             .expect("settings file"),
         None => Settings::default(),
     };
-    let settings = base;
+    let mut settings = base;
+    // `--threads T`: as `solve --threads` (the exact pricing's threads and HiGHS's).
+    if let Some(t) = text("--threads") {
+        let t: usize = t.parse().expect("--threads");
+        settings.pricing.threads = t;
+        settings.highs.threads = t as u32;
+    }
     let only: Option<TaskSize> = text("--tasks").map(|t| t.parse().expect("--tasks"));
     let method: Method = text("--method").map_or(Method::Cg, |m| m.parse().expect("--method"));
     for tasks in [TaskSize::Large, TaskSize::Medium, TaskSize::Small] {

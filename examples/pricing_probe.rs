@@ -1,8 +1,9 @@
 //! Pricing probe: runs column generation on one periodic instance for at most S seconds,
 //! records the duals of every call that reached the exact branch-and-bound, then re-solves
 //! each of those knapsacks to a complete proof (threshold 1 + 1e-7, no partial stop) once per
-//! node bound, printing nodes and seconds. Same knapsacks for both bounds, so the node counts
-//! compare the bounds alone (a whole CG run changes its trajectory with them).
+//! variant — each node bound one node at a time, then the integer bound in batches of 8 and 32
+//! nodes on 2 threads — printing nodes and seconds. Same knapsacks for every variant, so the
+//! figures compare the variants alone (a whole CG run changes its trajectory with them).
 //!
 //! `cargo run --release --example pricing_probe -- INSTANCE.json [S]`
 use std::path::Path;
@@ -79,7 +80,16 @@ fn main() {
         rec.duals.len()
     );
     let probe = PeriodicPricing::new(&inst, PricingSettings::default());
-    for bound in [Bound::Fractional, Bound::Integer] {
+    for (bound, threads, batch) in [
+        (Bound::Fractional, 1, 0),
+        (Bound::Integer, 1, 0),
+        (Bound::Integer, 2, 8),
+        (Bound::Integer, 2, 32),
+    ] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         let (mut nodes, t0) = (0u64, Instant::now());
         let mut per = Vec::new();
         for d in &rec.duals {
@@ -89,15 +99,19 @@ fn main() {
                 keep_above: 1.0 + 1e-7,
                 node_limit: 20_000_000,
                 bound,
+                batch,
                 ..Search::default()
             };
-            let s =
-                branch_and_bound(&k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
+            let s = pool
+                .install(|| {
+                    branch_and_bound(&k, vec![0; k.items.len()], &search, &Deadline::none())
+                })
+                .unwrap();
             nodes += s.nodes;
             per.push(s.nodes);
         }
         println!(
-            "{bound:?}: {nodes} nodes, {:.2} s; last five {:?}",
+            "{bound:?}, {threads} thread(s), batch {batch}: {nodes} nodes, {:.2} s; last five {:?}",
             t0.elapsed().as_secs_f64(),
             &per[per.len().saturating_sub(5)..]
         );

@@ -327,7 +327,7 @@ options of every `solve`:
     --method M                 the method (required)
     --time-limit S             wall-clock seconds for the whole method; on it the incumbent, bound and gap
     --seed K                   seed of the randomised methods
-    --threads T                threads the external solver may use
+    --threads T                threads the external solver may use (periodic: its exact pricing too)
     --settings FILE            every setting, JSON or TOML (`vcalloc settings PROBLEM` prints the defaults)
     --output FILE              the solution JSON, written atomically (`-`: stdout, the table on stderr)
     FILE `-`                   the instance from standard input (format by --format or the content)

@@ -72,6 +72,12 @@ pub struct PricingSettings {
     /// highest bound (`false`: depth first throughout). Improving columns turn up sooner, so
     /// partial searches stop earlier and their columns are better.
     pub best_first: bool,
+    /// Threads of the exact searches (`--threads`): above 1, each expands `batch` nodes at a
+    /// time in parallel. The searches, and so the columns, depend on `batch`, not on the
+    /// threads: the same answer on every run and with any number above 1.
+    pub threads: usize,
+    /// Nodes a parallel exact search expands at a time (see `threads`).
+    pub batch: usize,
 }
 
 impl Default for PricingSettings {
@@ -95,6 +101,8 @@ impl Default for PricingSettings {
             integer_rows: true,
             cancel_lp: true,
             best_first: true,
+            threads: 1,
+            batch: 32,
         }
     }
 }
@@ -140,6 +148,7 @@ impl PricingSettings {
                 self.node_limit
             },
             solver: self.node_solver,
+            batch: if self.threads > 1 { self.batch } else { 0 },
             ..self.search(threshold, aim)
         }
     }
@@ -165,14 +174,26 @@ pub struct PeriodicPricing<'a> {
     /// While diving: heuristics and the probe only, tasks per job capped by these residual
     /// demands (see [`Pricing::dive`]).
     residual: Option<Vec<u32>>,
+    /// The exact searches' threads (with `settings.threads` above 1).
+    workers: Option<rayon::ThreadPool>,
 }
 
 impl<'a> PeriodicPricing<'a> {
     /// An oracle for `inst`.
     pub fn new(inst: &'a Instance, settings: PricingSettings) -> Self {
+        let workers = (settings.threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(settings.threads)
+                    .build()
+                    .map_err(|e| log::warn!("pricing on one thread: no thread pool ({e})"))
+                    .ok()
+            })
+            .flatten();
         PeriodicPricing {
             inst,
             settings,
+            workers,
             exact_calls: 0,
             pool_hits: 0,
             settled: false,
@@ -461,7 +482,10 @@ impl Pricing for PeriodicPricing<'_> {
         let search = self
             .settings
             .exact_search(threshold, self.aim, self.settled);
-        let solved = branch_and_bound(&k, greedy, &search, deadline)?;
+        let solved = match &self.workers {
+            Some(w) => w.install(|| branch_and_bound(&k, greedy, &search, deadline)),
+            None => branch_and_bound(&k, greedy, &search, deadline),
+        }?;
         let mut columns: Vec<(Column, f64)> = solved
             .improving
             .iter()

@@ -138,6 +138,7 @@ impl Problem for Periodic {
     fn configure(settings: &mut Settings, common: &Common) {
         if let Some(t) = common.threads {
             settings.highs.threads = t;
+            settings.pricing.threads = t as usize;
         }
         settings.apply_first_phase();
     }

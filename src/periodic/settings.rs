@@ -148,11 +148,18 @@ impl Validate for Settings {
                 self.pricing.improvement_tol,
                 NonNegative,
             ),
+            ("pricing.threads", self.pricing.threads as f64, AtLeastOne),
+            ("pricing.batch", self.pricing.batch as f64, AtLeastOne),
             ("first_phase_share", self.first_phase_share, Unit),
             ("bp.root_share", self.bp.root_share, Unit),
             ("bp.repack_share", self.bp.repack_share, Unit),
             ("bp.local_search.share", self.bp.local_search.share, Unit),
             ("bp.aligned_fill.share", self.bp.aligned_fill.share, Unit),
+            (
+                "bp.aligned_fill.min_tasks_per_machine",
+                self.bp.aligned_fill.min_tasks_per_machine,
+                NonNegative,
+            ),
             (
                 "bp.aligned_fill.balance",
                 self.bp.aligned_fill.balance,

@@ -58,17 +58,20 @@ const VARIANTS: [(NodeSolver, Bound); 4] = [
 /// must agree. Also checks the root bound against the optimum.
 fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64>) {
     let mut out: Option<(f64, Option<f64>)> = None;
-    for (fixing, tighten, best_first, root_hint, integer_rows, cancel_lp) in [
-        (true, true, true, None, true, true),
-        (true, true, true, None, true, false),
-        (true, true, true, None, false, true),
-        (true, true, false, None, true, true),
-        (false, false, false, None, true, true),
-        (false, false, true, None, true, false),
-        (true, false, false, None, true, true),
-        (true, false, false, None, false, false),
-        (false, true, true, None, true, true),
-        (true, true, true, Some([0.3, -0.4]), true, true),
+    for (fixing, tighten, best_first, root_hint, integer_rows, cancel_lp, batch) in [
+        (true, true, true, None, true, true, 0),
+        (true, true, true, None, true, false, 0),
+        (true, true, true, None, false, true, 0),
+        (true, true, false, None, true, true, 0),
+        (false, false, false, None, true, true, 0),
+        (false, false, true, None, true, false, 0),
+        (true, false, false, None, true, true, 0),
+        (true, false, false, None, false, false, 0),
+        (false, true, true, None, true, true, 0),
+        (true, true, true, Some([0.3, -0.4]), true, true, 0),
+        // Nodes expanded in batches, on however many threads the pool has.
+        (true, true, true, None, true, true, 4),
+        (true, true, false, Some([0.3, -0.4]), true, true, 3),
     ] {
         let search = Search {
             threshold: 0.0,
@@ -84,6 +87,7 @@ fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64
             integer_rows,
             cancel_lp,
             best_first,
+            batch,
         };
         let s = branch_and_bound(k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
         assert!(k.fits(&s.best) && k.compatible(&s.best));
@@ -100,7 +104,7 @@ fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64
             None => out = Some((s.value, s.proven_max)),
             Some((v, _)) => assert!(
                 (v - s.value).abs() <= 1e-9,
-                "fixing {fixing} / tighten {tighten} / best first {best_first} / hint {root_hint:?} / integer rows {integer_rows} / cancelling LP {cancel_lp}: {} vs {v}",
+                "fixing {fixing} / tighten {tighten} / best first {best_first} / hint {root_hint:?} / integer rows {integer_rows} / cancelling LP {cancel_lp} / batch {batch}: {} vs {v}",
                 s.value
             ),
         }
@@ -222,6 +226,16 @@ fn a_search_stopped_early_bounds_the_optimum_by_its_open_nodes() {
             },
             Search {
                 patience: Some(seed % 3),
+                ..base
+            },
+            Search {
+                node_limit: 1 + seed % 7,
+                batch: 2 + seed as usize % 3,
+                ..base
+            },
+            Search {
+                stop_after: Some(1),
+                batch: 3,
                 ..base
             },
         ] {
@@ -637,4 +651,59 @@ fn conflicts_are_honoured_exactly() {
         }
     }
     assert!(mattered > 50, "conflicts changed only {mattered} optima");
+}
+
+/// A search expanding its nodes in batches visits the same nodes and returns the same columns
+/// on every run and with any number of threads (the batch size decides, not the threads), and
+/// proves the optimum the one-by-one search proves.
+#[test]
+fn batched_search_is_deterministic_across_threads() {
+    let mut compared = 0;
+    for seed in 0..12u64 {
+        let k = random_knapsack(9100 + seed, 24 + (seed as usize % 3) * 8, true);
+        let complete = Search::default();
+        let one =
+            branch_and_bound(&k, vec![0; k.items.len()], &complete, &Deadline::none()).unwrap();
+        for search in [
+            Search {
+                batch: 8,
+                ..complete
+            },
+            Search {
+                batch: 5,
+                threshold: 0.9 * one.value,
+                keep_above: 0.9 * one.value,
+                stop_after: Some(2),
+                ..complete
+            },
+        ] {
+            let runs: Vec<_> = [1, 2, 3, 2]
+                .iter()
+                .map(|&threads| {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .unwrap();
+                    pool.install(|| {
+                        branch_and_bound(&k, vec![0; k.items.len()], &search, &Deadline::none())
+                            .unwrap()
+                    })
+                })
+                .collect();
+            for r in &runs[1..] {
+                assert_eq!(r, &runs[0], "seed {seed}: batch {} differs", search.batch);
+            }
+            let r = &runs[0];
+            assert!(k.fits(&r.best) && r.value <= one.value + 1e-12);
+            if search.stop_after.is_none() {
+                assert!((r.value - one.value).abs() <= 1e-12, "seed {seed}");
+                assert!(r.proven_max.is_some() && r.open_bound.is_none());
+            } else if let Some(b) = r.open_bound {
+                assert!(b >= one.value - 1e-12, "seed {seed}: open bound {b}");
+            }
+            compared += 1;
+        }
+        assert!(one.nodes > 0);
+    }
+    assert_eq!(compared, 24);
 }

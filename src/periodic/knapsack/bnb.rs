@@ -14,10 +14,9 @@
 //! Pruning is against `max(incumbent, threshold)`: a pricing only needs columns worth more than
 //! the threshold, so a complete search proves `optimum ≤ max(best, threshold)`.
 
-use super::lp::{cancel, slack_basis, Basis, Cancel};
-use super::relax::{fix_by_reduced_costs, Bound, NodeView, Relaxed};
-use super::rows::{may_beat, BUDGET, GATE, ROW_TRIAL, ROW_YIELD};
-use super::search::{directional_search, disc_search, rim_search};
+use super::expand::{eps, expand, Ctx, Expanded, Node, Outcome};
+use super::relax::Bound;
+use super::rows::{ROW_TRIAL, ROW_YIELD};
 use super::socp::Socp;
 use super::Knapsack;
 use crate::error::Result;
@@ -86,6 +85,9 @@ pub struct Search {
     /// Node order: dive on up-branches, then resume at the open node of highest bound (instead
     /// of depth first throughout).
     pub best_first: bool,
+    /// Past the root, expand this many nodes at a time in parallel on the current rayon pool
+    /// (0 or 1: one at a time). The visits depend on this number, not on the threads.
+    pub batch: usize,
 }
 
 impl Default for Search {
@@ -105,6 +107,7 @@ impl Default for Search {
             integer_rows: true,
             cancel_lp: true,
             best_first: true,
+            batch: 0,
         }
     }
 }
@@ -129,15 +132,6 @@ pub struct Solved {
     pub open_bound: Option<f64>,
     /// The root relaxation's bound (valid for the whole knapsack, proven or not) and direction.
     pub root: Option<(f64, Option<[f64; 2]>)>,
-}
-
-struct Node {
-    lower: Vec<u32>,
-    upper: Vec<u32>,
-    bound: f64,
-    dir: Option<[f64; 2]>,
-    /// The parent's cancelling-LP basis.
-    basis: Option<Basis>,
 }
 
 /// Most nodes the best-first queue holds (about 1 kB each on 100 items); beyond, new nodes
@@ -191,6 +185,10 @@ impl Open {
         self.dive.pop().or_else(|| self.queue.pop().map(|q| q.node))
     }
 
+    fn is_empty(&self) -> bool {
+        self.dive.is_empty() && self.queue.is_empty()
+    }
+
     /// The largest bound of an open node (`−∞` when none is open).
     fn max_bound(&self) -> f64 {
         self.dive
@@ -215,13 +213,6 @@ impl Open {
         }
         self.dive.push(up);
     }
-}
-
-/// `⌊v⌋` of a non-negative amount, 0 below zero: a saturating cast, where `floor` is a libm
-/// call on baseline x86-64 (2% of a large-task profile).
-#[inline]
-fn whole(v: f64) -> u32 {
-    v as u32
 }
 
 /// Maximises `k` starting from `incumbent`.
@@ -251,8 +242,8 @@ pub fn branch_and_bound(
             root: None,
         });
     };
-    let mut best_value = k.value(&incumbent);
-    let mut best = incumbent;
+    let best_value = k.value(&incumbent);
+    let best = incumbent;
     let mut improving = Vec::new();
     if best_value > search.keep_above {
         improving.push((best.clone(), best_value));
@@ -271,7 +262,7 @@ pub fn branch_and_bound(
     }
     // Built on first use: a search whose root starts from a hint never needs it.
     let mut socp: Option<Socp> = None;
-    let mut open = Open::new(
+    let open = Open::new(
         Node {
             lower,
             upper: ub,
@@ -281,258 +272,39 @@ pub fn branch_and_bound(
         },
         search.best_first,
     );
-    let mut nodes = 0u64;
-    let eps = |v: f64| 1e-9 * v.abs().max(1.0);
-    let mut complete = true;
-    let mut root = None;
-    let mut first_found: Option<u64> = None;
-    // The bound of the node popped when the search stops early (it is open too).
-    let mut left_open = f64::NEG_INFINITY;
-    // Integer-row tests so far, and how many pruned.
-    let (mut row_tests, mut row_prunes) = (0u64, 0u64);
-    while let Some(mut node) = open.pop() {
-        if first_found.is_none() && !improving.is_empty() {
-            first_found = Some(nodes);
-        }
-        let bored = match (search.patience, first_found) {
-            (Some(p), Some(f)) => nodes >= f.saturating_add(p),
-            _ => false,
-        };
-        if bored || search.stop_after.is_some_and(|s| improving.len() >= s) {
-            complete = false;
-            left_open = node.bound;
-            break;
-        }
-        let target = best_value.max(search.threshold);
-        if node.bound <= target + eps(target) {
-            continue;
-        }
-        if search.tighten && !k.tighten(&node.lower, &mut node.upper) {
-            continue;
-        }
-        if !k.exclude_conflicts(&node.lower, &mut node.upper) {
-            continue;
-        }
-        let view = NodeView::new(k, &node.lower, &node.upper);
-        let mut at_parent = None;
-        if let Some(e) = node.dir {
-            match view.screen(e, search.bound) {
-                None => continue,
-                Some((b, _)) if b <= target + eps(target) => continue,
-                Some((_, p)) => at_parent = Some(p),
-            }
-        }
-        if nodes >= search.node_limit || deadline.expired() {
-            complete = false;
-            left_open = node.bound;
-            break;
-        }
-        nodes += 1;
-        // The cancelling LP, warm from the parent's basis; `inside` is its direction when the
-        // relaxation cancels the phases. Without amplitudes (classic bin packing) there is no
-        // phasor to cancel and the disc search evaluates the origin once.
-        let lp = (search.cancel_lp && search.solver == NodeSolver::Directional && !view.flat())
-            .then(|| cancel(&view, node.basis.unwrap_or_else(|| slack_basis(n))));
-        let inside = lp.as_ref().and_then(Cancel::direction);
-        let rim = lp.is_some() && node.dir.is_some_and(|e| e[0] * e[0] + e[1] * e[1] > 0.999);
-        let relaxed = match (search.solver, nodes == 1) {
-            (NodeSolver::Directional, true) if search.root_hint.is_some() => directional_search(
-                k,
-                &node.lower,
-                &node.upper,
-                search.root_hint,
-                f64::NEG_INFINITY,
-                search.bound,
-            ),
-            (NodeSolver::Clarabel, _) | (NodeSolver::Directional, true) => {
-                let socp = match &mut socp {
-                    Some(s) => s,
-                    None => socp.insert(Socp::new(k, deadline)?),
-                };
-                let r = socp.solve(k, &node.lower, &node.upper, search.bound)?;
-                match (search.solver, r) {
-                    // At the root, polish Clarabel's direction with the angle search.
-                    (NodeSolver::Directional, Relaxed::Bounded { bound, dir, x }) => {
-                        match directional_search(
-                            k,
-                            &node.lower,
-                            &node.upper,
-                            dir,
-                            f64::NEG_INFINITY,
-                            search.bound,
-                        ) {
-                            Relaxed::Bounded {
-                                bound: b2,
-                                x: x2,
-                                dir: d2,
-                            } if b2 < bound => Relaxed::Bounded {
-                                bound: b2,
-                                x: x2,
-                                dir: d2,
-                            },
-                            Relaxed::Infeasible => Relaxed::Infeasible,
-                            _ => Relaxed::Bounded { bound, x, dir },
-                        }
-                    }
-                    (_, r) => r,
-                }
-            }
-            (NodeSolver::Directional, false) if inside.is_some() => {
-                view.relaxed_at(inside.expect("checked"), search.bound, f64::INFINITY)
-            }
-            (NodeSolver::Directional, false) if rim => rim_search(
-                &view,
-                node.dir.expect("checked"),
-                at_parent,
-                target + eps(target),
-                search.bound,
-            ),
-            (NodeSolver::Directional, false) => disc_search(
-                &view,
-                node.dir,
-                at_parent,
-                target + eps(target),
-                search.bound,
-            ),
-        };
-        let (bound, x, dir) = match relaxed {
-            Relaxed::Infeasible => continue,
-            Relaxed::Bounded { bound, x, dir } => (bound.min(node.bound), Some(x), dir),
-            Relaxed::Unreliable => (node.bound, None, node.dir),
-        };
-        if nodes == 1 {
-            root = Some((bound, dir));
-        }
-        if bound <= target + eps(target) {
-            continue;
-        }
-        let mut consider = |u: Vec<u32>, best: &mut Vec<u32>, best_value: &mut f64| {
-            if !k.compatible(&u) {
-                return;
-            }
-            let v = k.value(&u);
-            if v > *best_value {
-                *best_value = v;
-                *best = u;
-                if v > search.keep_above {
-                    improving.push((best.clone(), v));
-                }
-            }
-        };
-        let mut branch_on: Option<(usize, u32)> = None;
-        if let Some(x) = &x {
-            // Incumbent: round down, repair tolerance overflows, complete greedily.
-            let mut u: Vec<u32> = (0..n)
-                .map(|i| whole(x[i] + 1e-9).clamp(node.lower[i], node.upper[i]))
-                .collect();
-            while !k.fits(&u) {
-                let Some(i) = (0..n)
-                    .filter(|&i| u[i] > node.lower[i])
-                    .max_by(|&a, &b| k.items[a].mean.total_cmp(&k.items[b].mean))
-                else {
-                    break;
-                };
-                u[i] -= 1;
-            }
-            if k.fits(&u) {
-                k.complete_among(&mut u, &node.upper, view.free().iter().copied());
-                consider(u, &mut best, &mut best_value);
-            }
-            if let (Some(e), true) = (dir, search.fixing) {
-                let target = best_value.max(search.threshold);
-                let Some(fixing) = fix_by_reduced_costs(&view, e, target + eps(target)) else {
-                    continue;
-                };
-                for (i, l, u) in fixing.bounds {
-                    node.lower[i] = l;
-                    node.upper[i] = u;
-                }
-                // The integer row along `e` (see `knapsack_rows`), unless Dantzig's rounded point
-                // already beats the target along it (the test would keep the node), the bound is
-                // far above the target, or the tests have stopped paying in this search.
-                if search.integer_rows
-                    && fixing.rounded <= target + eps(target)
-                    && bound - target < GATE * target.abs()
-                    && (row_tests < ROW_TRIAL || row_prunes * ROW_YIELD >= row_tests)
-                {
-                    row_tests += 1;
-                    let fixed = NodeView::new(k, &node.lower, &node.upper);
-                    if !may_beat(&fixed, e, target + eps(target), BUDGET) {
-                        row_prunes += 1;
-                        continue;
-                    }
-                }
-            }
-            let mut most = 1e-6;
-            for (i, &v) in x.iter().enumerate() {
-                // Distance to the nearest integer (negative for a solver's round-off below 0).
-                let frac = v - f64::from(whole(v));
-                let f = frac.min(1.0 - frac);
-                if f > most && node.lower[i] < node.upper[i] {
-                    most = f;
-                    branch_on = Some((i, whole(v)));
-                }
-            }
-            if branch_on.is_none() {
-                // Integral relaxation point: optimal for the node if it truly fits.
-                let r: Vec<u32> = (0..n)
-                    .map(|i| (x[i].round().max(0.0) as u32).clamp(node.lower[i], node.upper[i]))
-                    .collect();
-                if k.fits(&r) {
-                    match k.conflict_in(&r) {
-                        None => {
-                            consider(r, &mut best, &mut best_value);
-                            continue;
-                        }
-                        // It takes both items of a conflict: one of them is left out (an
-                        // item already taken has its conflicts excluded, so one is free).
-                        Some((a, b)) => {
-                            let free = if node.lower[a] == 0 { a } else { b };
-                            branch_on = (node.lower[free] == 0 && node.upper[free] > 0)
-                                .then_some((free, 0));
-                        }
-                    }
-                } else {
-                    // It overflows by a linearisation or tolerance error: split its largest
-                    // entry.
-                    branch_on = (0..n)
-                        .filter(|&i| node.lower[i] < node.upper[i] && r[i] > node.lower[i])
-                        .max_by(|&a, &b| x[a].total_cmp(&x[b]))
-                        .map(|i| (i, r[i] - 1));
-                }
-            }
-        }
-        if branch_on.is_none() {
-            branch_on = (0..n)
-                .find(|&i| node.lower[i] < node.upper[i])
-                .map(|i| (i, node.lower[i] + (node.upper[i] - node.lower[i] - 1) / 2));
-        }
-        let Some((i, split)) = branch_on else {
-            continue;
-        };
-        let split = split.clamp(node.lower[i], node.upper[i] - 1);
-        let mut down_upper = node.upper.clone();
-        down_upper[i] = split;
-        let mut up_lower = node.lower.clone();
-        up_lower[i] = split + 1;
-        let basis = lp.as_ref().and_then(Cancel::basis).or(node.basis);
-        open.branch(
-            Node {
-                lower: node.lower,
-                upper: down_upper,
-                bound,
-                dir,
-                basis,
-            },
-            Node {
-                lower: up_lower,
-                upper: node.upper,
-                bound,
-                dir,
-                basis,
-            },
-        );
+    let cx = Ctx {
+        k,
+        search,
+        deadline,
+    };
+    let mut run = Run {
+        open,
+        best,
+        best_value,
+        improving,
+        nodes: 0,
+        complete: true,
+        root: None,
+        left_open: f64::NEG_INFINITY,
+        row_tests: 0,
+        row_prunes: 0,
+    };
+    if search.batch > 1 && search.solver == NodeSolver::Directional {
+        run.batched(&cx, &mut socp)?;
+    } else {
+        run.one_by_one(&cx, &mut socp)?;
     }
+    let Run {
+        open,
+        best,
+        best_value,
+        improving,
+        nodes,
+        complete,
+        root,
+        left_open,
+        ..
+    } = run;
     log::debug!("knapsack: {n} items, best {best_value:.6}, {nodes} nodes, complete {complete}");
     let top = best_value.max(search.threshold);
     let proven_max = complete.then(|| top + eps(top));
@@ -551,4 +323,173 @@ pub fn branch_and_bound(
         open_bound,
         root,
     })
+}
+
+/// The state of one search.
+struct Run {
+    open: Open,
+    best: Vec<u32>,
+    best_value: f64,
+    improving: Vec<(Vec<u32>, f64)>,
+    /// Relaxations solved.
+    nodes: u64,
+    complete: bool,
+    root: Option<(f64, Option<[f64; 2]>)>,
+    /// The bound of a node left unexpanded when the search stopped early (it is open too).
+    left_open: f64,
+    /// Integer-row tests so far, and how many pruned.
+    row_tests: u64,
+    row_prunes: u64,
+}
+
+impl Run {
+    /// Whether a partial search has what it came for (enough columns, or no new one for its
+    /// patience); `first_found` is the node count at which the first improving column was
+    /// known.
+    fn satisfied(&mut self, search: &Search, first_found: &mut Option<u64>) -> bool {
+        if first_found.is_none() && !self.improving.is_empty() {
+            *first_found = Some(self.nodes);
+        }
+        let bored = match (search.patience, *first_found) {
+            (Some(p), Some(f)) => self.nodes >= f.saturating_add(p),
+            _ => false,
+        };
+        bored || search.stop_after.is_some_and(|s| self.improving.len() >= s)
+    }
+
+    /// The target nodes must beat, and whether the integer row is still worth testing.
+    fn target(&self, search: &Search) -> (f64, bool) {
+        let rows = search.integer_rows
+            && (self.row_tests < ROW_TRIAL || self.row_prunes * ROW_YIELD >= self.row_tests);
+        (self.best_value.max(search.threshold), rows)
+    }
+
+    /// Takes in a solved node: its relaxation, what it found, its children.
+    fn merge(&mut self, k: &Knapsack, search: &Search, o: Outcome, root: bool) {
+        if root {
+            self.root = o.relaxed;
+        }
+        for u in o.found {
+            let v = k.value(&u);
+            if v > self.best_value {
+                self.best_value = v;
+                self.best = u;
+                if v > search.keep_above {
+                    self.improving.push((self.best.clone(), v));
+                }
+            }
+        }
+        if let Some(pruned) = o.row_test {
+            self.row_tests += 1;
+            self.row_prunes += u64::from(pruned);
+        }
+        if let Some((down, up)) = o.children {
+            self.open.branch(down, up);
+        }
+    }
+
+    /// One node at a time, each against the target as it stands.
+    fn one_by_one(&mut self, cx: &Ctx, socp: &mut Option<Socp>) -> Result<()> {
+        let mut first_found = None;
+        while let Some(node) = self.open.pop() {
+            if self.satisfied(cx.search, &mut first_found) {
+                self.complete = false;
+                self.left_open = node.bound;
+                break;
+            }
+            let (target, rows) = self.target(cx.search);
+            let nodes = &mut self.nodes;
+            let mut gate = || {
+                if *nodes >= cx.search.node_limit || cx.deadline.expired() {
+                    return None;
+                }
+                *nodes += 1;
+                Some(*nodes == 1)
+            };
+            match expand(cx, node, target, rows, &mut gate, Some(socp))? {
+                Expanded::Pruned => {}
+                Expanded::Halted(bound) => {
+                    self.complete = false;
+                    self.left_open = bound;
+                    break;
+                }
+                Expanded::Solved(o) => {
+                    let root = self.nodes == 1;
+                    self.merge(cx.k, cx.search, *o, root);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The root alone, then `search.batch` nodes at a time expanded in parallel (on the
+    /// current rayon pool), each against the target as it stood before the batch, taken in
+    /// in pop order: the same visits on every run whatever the number of threads. The next
+    /// batch pops the dives the last one went on with (each node's up child), then the
+    /// best-bound nodes.
+    fn batched(&mut self, cx: &Ctx, socp: &mut Option<Socp>) -> Result<()> {
+        use rayon::prelude::*;
+        let mut first_found = None;
+        // Up to and including the first relaxation: one by one (Clarabel solves the root).
+        while self.nodes == 0 {
+            let Some(node) = self.open.pop() else {
+                return Ok(());
+            };
+            let (target, rows) = self.target(cx.search);
+            let mut gate = || (cx.search.node_limit > 0 && !cx.deadline.expired()).then_some(true);
+            match expand(cx, node, target, rows, &mut gate, Some(socp))? {
+                Expanded::Pruned => {}
+                Expanded::Halted(bound) => {
+                    self.complete = false;
+                    self.left_open = bound;
+                    return Ok(());
+                }
+                Expanded::Solved(o) => {
+                    self.nodes = 1;
+                    self.merge(cx.k, cx.search, *o, true);
+                }
+            }
+        }
+        let mut batch = Vec::with_capacity(cx.search.batch);
+        loop {
+            if self.satisfied(cx.search, &mut first_found)
+                || self.nodes >= cx.search.node_limit
+                || cx.deadline.expired()
+            {
+                // The open nodes (`Open::max_bound`) bound what is left.
+                self.complete &= self.open.is_empty();
+                return Ok(());
+            }
+            while batch.len() < cx.search.batch {
+                match self.open.pop() {
+                    Some(node) => batch.push(node),
+                    None => break,
+                }
+            }
+            if batch.is_empty() {
+                return Ok(());
+            }
+            let (target, rows) = self.target(cx.search);
+            let expanded: Vec<Result<Expanded>> = batch
+                .par_drain(..)
+                .map(|node| {
+                    let mut gate = || (!cx.deadline.expired()).then_some(false);
+                    expand(cx, node, target, rows, &mut gate, None)
+                })
+                .collect();
+            for e in expanded {
+                match e? {
+                    Expanded::Pruned => {}
+                    Expanded::Halted(bound) => {
+                        self.complete = false;
+                        self.left_open = self.left_open.max(bound);
+                    }
+                    Expanded::Solved(o) => {
+                        self.nodes += 1;
+                        self.merge(cx.k, cx.search, *o, false);
+                    }
+                }
+            }
+        }
+    }
 }

@@ -4,9 +4,10 @@
 //! `knapsack_relax.rs` the relaxations by direction, `knapsack_search.rs` their minimisation
 //! over directions, `knapsack_lp.rs` the cancelling LP that finds the minimiser inside the disc,
 //! `knapsack_socp.rs` Clarabel's node SOCP, `knapsack_rows.rs` the integer row test,
-//! `knapsack_bnb.rs` the exact branch-and-bound.
+//! `knapsack_bnb.rs` the exact branch-and-bound, `expand.rs` its nodes.
 
 mod bnb;
+mod expand;
 mod lp;
 mod relax;
 mod rows;
