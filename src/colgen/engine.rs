@@ -252,12 +252,23 @@ fn enough(settings: &CgSettings, pi: &[f64], demands: &[f64], master: f64) -> f6
     if !settings.stop_when_bound_closes {
         return 1.0;
     }
+    let needed = above_next_below(master).max(master * (1.0 - settings.closure_gap));
+    settling_aim(dot(pi, demands), needed)
+}
+
+/// Just above the integer below `⌈master⌉`: a bound past it rounds up to `⌈master⌉` (by more
+/// than `ceil_with_tolerance`'s own tolerance, 1e-9 relative).
+pub fn above_next_below(master: f64) -> f64 {
     let next_below = ceil_with_tolerance(master) as f64 - 1.0;
-    // Above `next_below` by more than `ceil_with_tolerance`'s own tolerance (1e-9, relative).
-    let needed = (next_below * (1.0 + 1e-8) + 1e-6).max(master * (1.0 - settings.closure_gap));
-    let value = dot(pi, demands);
+    next_below * (1.0 + 1e-8) + 1e-6
+}
+
+/// The pricing value whose proof settles a bound of `needed` from a dual point worth `value`
+/// (`π·N`): when no column is worth more, the Farley bound `value / v` exceeds `needed` (with
+/// a margin above the branch-and-bound's own, 1e-9 relative, and round-off). 1 (the proof of
+/// convergence) when `value` is not above `needed`.
+pub fn settling_aim(value: f64, needed: f64) -> f64 {
     if needed > 0.0 && value > needed {
-        // A margin above the branch-and-bound's own (1e-9, relative) and round-off.
         (value / needed) * (1.0 - 1e-8)
     } else {
         1.0

@@ -27,7 +27,9 @@ pub use cuts::{
 };
 pub use decisions::Decisions;
 pub use dive::{dive, dive_with, DiveGuide, DiveOutcome, DiveSettings};
-pub use engine::{run, CgOutcome, CgSettings, Convergence, Iteration, Termination};
+pub use engine::{
+    above_next_below, run, settling_aim, CgOutcome, CgSettings, Convergence, Iteration, Termination,
+};
 pub use enumeration::{close_by_enumeration, Closure, EnumerationSettings};
 pub use integer::{integer_bins, repeat_by_counts, solve_integer_master, IntegerOutcome};
 pub use packing::{

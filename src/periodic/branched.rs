@@ -88,6 +88,14 @@ impl<'a> BranchedPricing<'a> {
         }
     }
 
+    /// A proof that no column beats `enough` settles the caller's bound (see
+    /// [`Pricing::aim`]); only without rows, where the pricing over `π` alone is the answer
+    /// (a cell's bound adds the rows' duals, which the aim does not see).
+    pub fn aim(&mut self, enough: f64) {
+        self.plain
+            .aim(if self.rows.is_empty() { enough } else { 1.0 });
+    }
+
     /// The rows and their duals for the next pricings.
     pub fn set_rows(&mut self, rows: Vec<(Corner, f64)>) {
         self.rows = rows;

@@ -6,6 +6,7 @@ use super::branched::{holds, BranchedPricing, Corner, Counts};
 use super::instance::Instance;
 use super::settings::TreeSettings;
 use crate::colgen::safe::{covered_down, covered_up, farley_from, sum_down};
+use crate::colgen::{above_next_below, settling_aim};
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
 use crate::solver::{BuildClock, ColumnLp, Deadline};
@@ -150,6 +151,17 @@ pub(super) fn solve_node(
                 .map(|(r, &m)| (r.corner.clone(), m))
                 .collect(),
         );
+        // Without rows the bound is `π·N / v`: a proof that no column beats the aim lifts it
+        // past the integer below `⌈master⌉` (or the incumbent), which settles (or prunes) the
+        // node without converging its LP, as the root's loop does.
+        // Not while artificial columns are in use: a settled node converges only without them.
+        let needed = above_next_below(sol.value.min(incumbent as f64));
+        let clean = sol.primal[..artificials].iter().sum::<f64>() <= 1e-9;
+        pricing.aim(if clean {
+            settling_aim(covered_down(&pi, &demands), needed)
+        } else {
+            1.0
+        });
         let priced = pricing.price(&pi, threshold, Some(ts.partial), deadline)?;
         let v = match (priced.proven_max, priced.upper_bound) {
             (Some(a), Some(b)) => Some(a.min(b)),

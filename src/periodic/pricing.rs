@@ -78,6 +78,11 @@ pub struct PricingSettings {
     pub threads: usize,
     /// Nodes a parallel exact search expands at a time (see `threads`).
     pub batch: usize,
+    /// While an aim is set (see [`Pricing::aim`]), only columns worth more than it stop a
+    /// partial exact search: those in between are returned, but the search goes on to the
+    /// proof that settles the caller's bound. Off for the root's loop, on in the tree
+    /// (`bp.tree.prove_aim`); models/periodic.md has the measurements.
+    pub prove_aim: bool,
 }
 
 impl Default for PricingSettings {
@@ -103,6 +108,7 @@ impl Default for PricingSettings {
             best_first: true,
             threads: 1,
             batch: 32,
+            prove_aim: false,
         }
     }
 }
@@ -149,6 +155,7 @@ impl PricingSettings {
             },
             solver: self.node_solver,
             batch: if self.threads > 1 { self.batch } else { 0 },
+            stop_on_kept: !self.prove_aim,
             ..self.search(threshold, aim)
         }
     }

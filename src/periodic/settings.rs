@@ -248,6 +248,9 @@ pub struct TreeSettings {
     pub repack_patience: u64,
     /// Seconds between progress lines at `info!`.
     pub progress_seconds: f64,
+    /// The tree's pricing proves the aim before it stops on columns below it
+    /// (`pricing.prove_aim` in the tree; see there).
+    pub prove_aim: bool,
 }
 
 impl Default for TreeSettings {
@@ -262,6 +265,7 @@ impl Default for TreeSettings {
             integer_seconds: 0.5,
             repack_patience: 0,
             progress_seconds: 5.0,
+            prove_aim: true,
         }
     }
 }

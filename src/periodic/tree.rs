@@ -16,6 +16,7 @@ use super::instance::Instance;
 use super::local_search::local_search;
 use super::node::{solve_node, Node, NodeEnd, Row};
 use super::packing::Machine;
+use super::pricing::PricingSettings;
 use super::repack::{complete, repack, RepackSettings};
 use super::root::{remove_over_coverage, uncovered, Root};
 use super::settings::Settings;
@@ -212,7 +213,10 @@ pub fn search(
 ) -> Result<TreeOutcome> {
     let began = Instant::now();
     let ts = &settings.bp.tree;
-    let pricing_settings = settings.pricing.for_loop(ts.reduced_cost_tol);
+    let pricing_settings = PricingSettings {
+        prove_aim: ts.prove_aim,
+        ..settings.pricing.for_loop(ts.reduced_cost_tol)
+    };
     let mut pricing = BranchedPricing::new(inst, pricing_settings, ts.max_cells);
     let mut pool: Vec<Counts> = Vec::new();
     let mut seen: HashSet<Counts> = HashSet::new();

@@ -88,6 +88,7 @@ fn exact(k: &Knapsack, (solver, bound): (NodeSolver, Bound)) -> (f64, Option<f64
             cancel_lp,
             best_first,
             batch,
+            stop_on_kept: true,
         };
         let s = branch_and_bound(k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
         assert!(k.fits(&s.best) && k.compatible(&s.best));
@@ -198,6 +199,38 @@ fn patience_stops_without_claiming_a_proof() {
         }
     }
     assert!(stopped > 20, "patience cut only {stopped} searches short");
+}
+
+/// Solutions kept (above `keep_above`) but not beating the pruning threshold do not stop a
+/// partial search: when nothing beats the threshold it runs to the proof, and hands over what
+/// it kept on the way.
+#[test]
+fn only_solutions_beating_the_threshold_stop_a_partial_search() {
+    let mut kept = 0;
+    for seed in 0..200 {
+        let k = random_knapsack(4500 + seed, 3 + (seed as usize % 4), true);
+        let truth = brute(&k);
+        for batch in [0, 3] {
+            let search = Search {
+                threshold: 1.2 * truth,
+                keep_above: 0.3 * truth,
+                stop_after: Some(1),
+                patience: Some(0),
+                stop_on_kept: false,
+                batch,
+                ..Search::default()
+            };
+            let s =
+                branch_and_bound(&k, vec![0; k.items.len()], &search, &Deadline::none()).unwrap();
+            let p = s.proven_max.expect("nothing beats the threshold: proven");
+            assert!(p >= truth - 1e-12 && p >= 1.2 * truth, "seed {seed}");
+            for (u, v) in &s.improving {
+                assert!(k.fits(u) && *v > 0.3 * truth && *v <= truth + 1e-12);
+            }
+            kept += usize::from(!s.improving.is_empty());
+        }
+    }
+    assert!(kept > 40, "only {kept} searches kept a solution on the way");
 }
 
 /// A search stopped early (node limits, partial pricing, patience; best first and depth

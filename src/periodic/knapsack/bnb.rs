@@ -61,6 +61,11 @@ pub struct Search {
     /// then): a partial search that finds one column and then no other can otherwise run for
     /// millions of nodes.
     pub patience: Option<u64>,
+    /// What counts as improving for `stop_after` and `patience`: every solution kept (worth
+    /// more than `keep_above`), or (`false`) only those worth more than `threshold` — then the
+    /// ones in between are kept but the search goes on to the proof that nothing beats
+    /// `threshold`, when that proof is what its caller needs most.
+    pub stop_on_kept: bool,
     /// Cap on relaxations solved.
     pub node_limit: u64,
     /// Node relaxation.
@@ -98,6 +103,7 @@ impl Default for Search {
             keep_above: 0.0,
             stop_after: None,
             patience: None,
+            stop_on_kept: true,
             node_limit: u64::MAX,
             solver: NodeSolver::Directional,
             bound: Bound::Integer,
@@ -288,6 +294,11 @@ pub fn branch_and_bound(
         left_open: f64::NEG_INFINITY,
         row_tests: 0,
         row_prunes: 0,
+        beating: usize::from(if search.stop_on_kept {
+            best_value > search.keep_above
+        } else {
+            best_value > search.threshold
+        }),
     };
     if search.batch > 1 && search.solver == NodeSolver::Directional {
         run.batched(&cx, &mut socp)?;
@@ -340,6 +351,8 @@ struct Run {
     /// Integer-row tests so far, and how many pruned.
     row_tests: u64,
     row_prunes: u64,
+    /// Solutions found that count as improving (see [`Search::stop_on_kept`]).
+    beating: usize,
 }
 
 impl Run {
@@ -347,14 +360,14 @@ impl Run {
     /// patience); `first_found` is the node count at which the first improving column was
     /// known.
     fn satisfied(&mut self, search: &Search, first_found: &mut Option<u64>) -> bool {
-        if first_found.is_none() && !self.improving.is_empty() {
+        if first_found.is_none() && self.beating > 0 {
             *first_found = Some(self.nodes);
         }
         let bored = match (search.patience, *first_found) {
             (Some(p), Some(f)) => self.nodes >= f.saturating_add(p),
             _ => false,
         };
-        bored || search.stop_after.is_some_and(|s| self.improving.len() >= s)
+        bored || search.stop_after.is_some_and(|s| self.beating >= s)
     }
 
     /// The target nodes must beat, and whether the integer row is still worth testing.
@@ -377,6 +390,12 @@ impl Run {
                 if v > search.keep_above {
                     self.improving.push((self.best.clone(), v));
                 }
+                let counts = if search.stop_on_kept {
+                    v > search.keep_above
+                } else {
+                    v > search.threshold
+                };
+                self.beating += usize::from(counts);
             }
         }
         if let Some(pruned) = o.row_test {
