@@ -97,3 +97,30 @@ fn the_aligned_fill_meets_the_peak_bound_on_small_tasks() {
     }
     assert!(filled >= 2, "the fill met the bound on only {filled} of 3");
 }
+
+/// On two threads (the exact pricing in parallel batches) `bp` gives the answer it gives on
+/// one run after another, bit for bit, and every answer verifies with a bound no higher than
+/// the one-thread run's packing, whose bound is no higher than the two-thread packing.
+#[test]
+fn two_threads_answer_the_same_every_time_and_verify() {
+    use vcalloc::periodic::{generate, Amplitude, TaskSize};
+    for (tasks, amplitude, seed) in [
+        (TaskSize::Large, Amplitude::Large, 1),
+        (TaskSize::Medium, Amplitude::Small, 2),
+    ] {
+        let inst = generate(tasks, amplitude, 30, seed).unwrap();
+        let mut two = Settings::default();
+        two.pricing.threads = 2;
+        let a = solve(&inst, Method::Bp, &two).unwrap();
+        let b = solve(&inst, Method::Bp, &two).unwrap();
+        let one = solve(&inst, Method::Bp, &Settings::default()).unwrap();
+        for sol in [&a, &b, &one] {
+            assert!(verify(&inst, sol).is_empty(), "seed {seed}");
+        }
+        assert_eq!(a.machines(), b.machines(), "seed {seed}");
+        assert_eq!(a.lower_bound(), b.lower_bound(), "seed {seed}");
+        assert_eq!(a.lp_bound, b.lp_bound, "seed {seed}");
+        assert!(a.lower_bound() <= one.machines().unwrap(), "seed {seed}");
+        assert!(one.lower_bound() <= a.machines().unwrap(), "seed {seed}");
+    }
+}
