@@ -153,8 +153,8 @@ pub(super) fn solve_node(
         );
         // Without rows the bound is `π·N / v`: a proof that no column beats the aim lifts it
         // past the integer below `⌈master⌉` (or the incumbent), which settles (or prunes) the
-        // node without converging its LP, as the root's loop does.
-        // Not while artificial columns are in use: a settled node converges only without them.
+        // node without converging its LP, as the root's loop does; not while artificial
+        // columns are in use (a settled node converges only without them).
         let needed = above_next_below(sol.value.min(incumbent as f64));
         let clean = sol.primal[..artificials].iter().sum::<f64>() <= 1e-9;
         pricing.aim(if clean {

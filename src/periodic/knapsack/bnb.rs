@@ -14,7 +14,7 @@
 //! Pruning is against `max(incumbent, threshold)`: a pricing only needs columns worth more than
 //! the threshold, so a complete search proves `optimum ≤ max(best, threshold)`.
 
-use super::expand::{eps, expand, Ctx, Expanded, Node, Outcome};
+use super::expand::{eps, expand, Ctx, Expanded, Node};
 use super::relax::Bound;
 use super::rows::{ROW_TRIAL, ROW_YIELD};
 use super::socp::Socp;
@@ -93,6 +93,17 @@ pub struct Search {
     /// Past the root, expand this many nodes at a time in parallel on the current rayon pool
     /// (0 or 1: one at a time). The visits depend on this number, not on the threads.
     pub batch: usize,
+}
+
+impl Search {
+    /// Whether a solution worth `v` counts for `stop_after` and `patience`.
+    fn counts(&self, v: f64) -> bool {
+        v > if self.stop_on_kept {
+            self.keep_above
+        } else {
+            self.threshold
+        }
+    }
 }
 
 impl Default for Search {
@@ -294,16 +305,13 @@ pub fn branch_and_bound(
         left_open: f64::NEG_INFINITY,
         row_tests: 0,
         row_prunes: 0,
-        beating: usize::from(if search.stop_on_kept {
-            best_value > search.keep_above
-        } else {
-            best_value > search.threshold
-        }),
+        beating: usize::from(search.counts(best_value)),
+        first_found: None,
     };
     if search.batch > 1 && search.solver == NodeSolver::Directional {
         run.batched(&cx, &mut socp)?;
     } else {
-        run.one_by_one(&cx, &mut socp)?;
+        run.one_by_one(&cx, &mut socp, false)?;
     }
     let Run {
         open,
@@ -353,17 +361,18 @@ struct Run {
     row_prunes: u64,
     /// Solutions found that count as improving (see [`Search::stop_on_kept`]).
     beating: usize,
+    /// Relaxations solved when the first of them was known.
+    first_found: Option<u64>,
 }
 
 impl Run {
     /// Whether a partial search has what it came for (enough columns, or no new one for its
-    /// patience); `first_found` is the node count at which the first improving column was
-    /// known.
-    fn satisfied(&mut self, search: &Search, first_found: &mut Option<u64>) -> bool {
-        if first_found.is_none() && self.beating > 0 {
-            *first_found = Some(self.nodes);
+    /// patience).
+    fn satisfied(&mut self, search: &Search) -> bool {
+        if self.first_found.is_none() && self.beating > 0 {
+            self.first_found = Some(self.nodes);
         }
-        let bored = match (search.patience, *first_found) {
+        let bored = match (search.patience, self.first_found) {
             (Some(p), Some(f)) => self.nodes >= f.saturating_add(p),
             _ => false,
         };
@@ -377,9 +386,21 @@ impl Run {
         (self.best_value.max(search.threshold), rows)
     }
 
-    /// Takes in a solved node: its relaxation, what it found, its children.
-    fn merge(&mut self, k: &Knapsack, search: &Search, o: Outcome, root: bool) {
-        if root {
+    /// Takes in an expanded node: a solved one's relaxation (the root's, when it is the first),
+    /// what it found and its children. `false` when it halted (it stays open, the search is
+    /// incomplete).
+    fn take(&mut self, k: &Knapsack, search: &Search, expanded: Expanded) -> bool {
+        let o = match expanded {
+            Expanded::Pruned => return true,
+            Expanded::Halted(bound) => {
+                self.complete = false;
+                self.left_open = self.left_open.max(bound);
+                return false;
+            }
+            Expanded::Solved(o) => o,
+        };
+        self.nodes += 1;
+        if self.nodes == 1 {
             self.root = o.relaxed;
         }
         for u in o.found {
@@ -390,12 +411,7 @@ impl Run {
                 if v > search.keep_above {
                     self.improving.push((self.best.clone(), v));
                 }
-                let counts = if search.stop_on_kept {
-                    v > search.keep_above
-                } else {
-                    v > search.threshold
-                };
-                self.beating += usize::from(counts);
+                self.beating += usize::from(search.counts(v));
             }
         }
         if let Some(pruned) = o.row_test {
@@ -405,37 +421,28 @@ impl Run {
         if let Some((down, up)) = o.children {
             self.open.branch(down, up);
         }
+        true
     }
 
-    /// One node at a time, each against the target as it stands.
-    fn one_by_one(&mut self, cx: &Ctx, socp: &mut Option<Socp>) -> Result<()> {
-        let mut first_found = None;
-        while let Some(node) = self.open.pop() {
-            if self.satisfied(cx.search, &mut first_found) {
+    /// One node at a time, each against the target as it stands, until the search ends or,
+    /// with `root_only`, its first relaxation is solved.
+    fn one_by_one(&mut self, cx: &Ctx, socp: &mut Option<Socp>, root_only: bool) -> Result<()> {
+        while !(root_only && self.nodes > 0) {
+            let Some(node) = self.open.pop() else {
+                break;
+            };
+            if self.satisfied(cx.search) {
                 self.complete = false;
                 self.left_open = node.bound;
                 break;
             }
             let (target, rows) = self.target(cx.search);
-            let nodes = &mut self.nodes;
-            let mut gate = || {
-                if *nodes >= cx.search.node_limit || cx.deadline.expired() {
-                    return None;
-                }
-                *nodes += 1;
-                Some(*nodes == 1)
-            };
-            match expand(cx, node, target, rows, &mut gate, Some(socp))? {
-                Expanded::Pruned => {}
-                Expanded::Halted(bound) => {
-                    self.complete = false;
-                    self.left_open = bound;
-                    break;
-                }
-                Expanded::Solved(o) => {
-                    let root = self.nodes == 1;
-                    self.merge(cx.k, cx.search, *o, root);
-                }
+            let n = self.nodes;
+            let mut gate =
+                || (n < cx.search.node_limit && !cx.deadline.expired()).then_some(n == 0);
+            let expanded = expand(cx, node, target, rows, &mut gate, Some(socp))?;
+            if !self.take(cx.k, cx.search, expanded) {
+                break;
             }
         }
         Ok(())
@@ -448,30 +455,14 @@ impl Run {
     /// best-bound nodes.
     fn batched(&mut self, cx: &Ctx, socp: &mut Option<Socp>) -> Result<()> {
         use rayon::prelude::*;
-        let mut first_found = None;
-        // Up to and including the first relaxation: one by one (Clarabel solves the root).
-        while self.nodes == 0 {
-            let Some(node) = self.open.pop() else {
-                return Ok(());
-            };
-            let (target, rows) = self.target(cx.search);
-            let mut gate = || (cx.search.node_limit > 0 && !cx.deadline.expired()).then_some(true);
-            match expand(cx, node, target, rows, &mut gate, Some(socp))? {
-                Expanded::Pruned => {}
-                Expanded::Halted(bound) => {
-                    self.complete = false;
-                    self.left_open = bound;
-                    return Ok(());
-                }
-                Expanded::Solved(o) => {
-                    self.nodes = 1;
-                    self.merge(cx.k, cx.search, *o, true);
-                }
-            }
+        // The root one by one (Clarabel solves it).
+        self.one_by_one(cx, socp, true)?;
+        if !self.complete {
+            return Ok(());
         }
         let mut batch = Vec::with_capacity(cx.search.batch);
         loop {
-            if self.satisfied(cx.search, &mut first_found)
+            if self.satisfied(cx.search)
                 || self.nodes >= cx.search.node_limit
                 || cx.deadline.expired()
             {
@@ -497,17 +488,7 @@ impl Run {
                 })
                 .collect();
             for e in expanded {
-                match e? {
-                    Expanded::Pruned => {}
-                    Expanded::Halted(bound) => {
-                        self.complete = false;
-                        self.left_open = self.left_open.max(bound);
-                    }
-                    Expanded::Solved(o) => {
-                        self.nodes += 1;
-                        self.merge(cx.k, cx.search, *o, false);
-                    }
-                }
+                self.take(cx.k, cx.search, e?);
             }
         }
     }

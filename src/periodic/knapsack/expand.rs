@@ -23,14 +23,16 @@ pub(super) struct Node {
     pub basis: Option<Basis>,
 }
 
-/// What expanding a node gave.
+/// What expanding a node gave. Consumed at once, one per node: boxing the large variant
+/// would cost an allocation per node for nothing.
+#[allow(clippy::large_enum_variant)]
 pub(super) enum Expanded {
     /// Pruned before its relaxation (not counted as a node).
     Pruned,
     /// The node limit or the deadline came first: the node, of this bound, stays open.
     Halted(f64),
     /// Its relaxation was solved.
-    Solved(Box<Outcome>),
+    Solved(Outcome),
 }
 
 /// A solved node.
@@ -173,12 +175,12 @@ pub(super) fn expand(
     };
     let (bound, x, dir) = match relaxed {
         Relaxed::Infeasible => {
-            return Ok(Expanded::Solved(Box::new(Outcome {
+            return Ok(Expanded::Solved(Outcome {
                 relaxed: None,
                 found: Vec::new(),
                 row_test: None,
                 children: None,
-            })))
+            }))
         }
         Relaxed::Bounded { bound, x, dir } => (bound.min(node.bound), Some(x), dir),
         Relaxed::Unreliable => (node.bound, None, node.dir),
@@ -190,7 +192,7 @@ pub(super) fn expand(
         children: None,
     };
     if bound <= target + eps(target) {
-        return Ok(Expanded::Solved(Box::new(out)));
+        return Ok(Expanded::Solved(out));
     }
     // The target rises with what this node finds, as the caller's will.
     let mut target = target;
@@ -221,7 +223,7 @@ pub(super) fn expand(
         }
         if let (Some(e), true) = (dir, search.fixing) {
             let Some(fixing) = fix_by_reduced_costs(&view, e, target + eps(target)) else {
-                return Ok(Expanded::Solved(Box::new(out)));
+                return Ok(Expanded::Solved(out));
             };
             for (i, l, u) in fixing.bounds {
                 node.lower[i] = l;
@@ -238,7 +240,7 @@ pub(super) fn expand(
                 let pruned = !may_beat(&fixed, e, target + eps(target), BUDGET);
                 out.row_test = Some(pruned);
                 if pruned {
-                    return Ok(Expanded::Solved(Box::new(out)));
+                    return Ok(Expanded::Solved(out));
                 }
             }
         }
@@ -261,7 +263,7 @@ pub(super) fn expand(
                 match k.conflict_in(&r) {
                     None => {
                         consider(r, &mut target, &mut out.found);
-                        return Ok(Expanded::Solved(Box::new(out)));
+                        return Ok(Expanded::Solved(out));
                     }
                     // It takes both items of a conflict: one of them is left out (an
                     // item already taken has its conflicts excluded, so one is free).
@@ -287,7 +289,7 @@ pub(super) fn expand(
             .map(|i| (i, node.lower[i] + (node.upper[i] - node.lower[i] - 1) / 2));
     }
     let Some((i, split)) = branch_on else {
-        return Ok(Expanded::Solved(Box::new(out)));
+        return Ok(Expanded::Solved(out));
     };
     let split = split.clamp(node.lower[i], node.upper[i] - 1);
     let mut down_upper = node.upper.clone();
@@ -311,5 +313,5 @@ pub(super) fn expand(
             basis,
         },
     ));
-    Ok(Expanded::Solved(Box::new(out)))
+    Ok(Expanded::Solved(out))
 }
