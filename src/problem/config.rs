@@ -118,13 +118,31 @@ fn in_file(file: &Path, bad: Invalid) -> crate::Error {
     InputError::new(file, Location::Field(bad.key), bad.value, bad.reason).into()
 }
 
+/// `file` written over `base` key by key: a table of the file goes into the table of the same
+/// name (so a partial `[root_cg]` keeps the problem's own defaults of the fields it leaves out,
+/// not those of the table's type), any other value replaces the default. A table with a key
+/// the default's lacks (an enum variant, a misspelt field) replaces it whole, and decoding
+/// then accepts or rejects it.
+fn merge_over(base: &mut Value, file: Value) {
+    match (base, file) {
+        (Value::Object(b), Value::Object(f)) if f.keys().all(|k| b.contains_key(k)) => {
+            for (k, v) in f {
+                merge_over(b.get_mut(&k).expect("checked above"), v);
+            }
+        }
+        (b, f) => *b = f,
+    }
+}
+
 /// Settings (or load options) from the text of a settings file (JSON, or TOML when `path`
-/// ends in `.toml`): decoded and validated, errors naming `path` and the field.
+/// ends in `.toml`) written over their defaults ([`merge_over`]): decoded and validated,
+/// errors naming `path` and the field.
 pub fn settings_of_text<T>(text: &str, path: &Path) -> Result<T>
 where
-    T: DeserializeOwned + Serialize + Validate,
+    T: Default + DeserializeOwned + Serialize + Validate,
 {
-    let doc = settings_from_text(text, path)?;
+    let mut doc = serde_json::to_value(T::default()).expect("settings serialise");
+    merge_over(&mut doc, settings_from_text(text, path)?);
     let t: T = decode(&doc).map_err(|(field, why)| {
         let loc = if field == "." {
             Location::File
@@ -338,6 +356,57 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("u.json") && e.contains("wieght"), "{e}");
+    }
+
+    #[derive(Debug, Default, Serialize, Deserialize, PartialEq)]
+    #[serde(default, deny_unknown_fields)]
+    struct Pair {
+        a: f64,
+        b: f64,
+    }
+
+    /// Its table's defaults differ from the table type's own.
+    #[derive(Debug, Serialize, Deserialize, PartialEq)]
+    #[serde(default, deny_unknown_fields)]
+    struct Outer {
+        pair: Pair,
+        n: u32,
+    }
+
+    impl Default for Outer {
+        fn default() -> Self {
+            Outer {
+                pair: Pair { a: 1.0, b: 2.0 },
+                n: 3,
+            }
+        }
+    }
+
+    impl Validate for Outer {
+        fn validate(&self) -> std::result::Result<(), Invalid> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_partial_table_keeps_the_outer_defaults_of_the_fields_it_leaves_out() {
+        let d = tempfile::tempdir().unwrap();
+        let toml = d.path().join("p.toml");
+        std::fs::write(&toml, "[pair]\nb = 5.0\n").unwrap();
+        let s: Outer = apply_flags(Some(&toml), &[]).unwrap();
+        assert_eq!(
+            s,
+            Outer {
+                pair: Pair { a: 1.0, b: 5.0 },
+                n: 3
+            }
+        );
+        // A misspelt key is still refused, named with its table.
+        std::fs::write(&toml, "[pair]\nbb = 5.0\n").unwrap();
+        let e = apply_flags::<Outer>(Some(&toml), &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("p.toml") && e.contains("bb"), "{e}");
     }
 
     #[test]
