@@ -79,6 +79,10 @@ impl Default for Settings {
         // (60 s, `bp`) 0 of 6 were proven without, 4 with.
         bp.cg.dual_optimal_inequalities = true;
         bp.cg.smoothing_auto = true;
+        // Column management (models/packing.md §2, "Column management"): at most 2 columns a
+        // row stay in the master's LP. n = 400 d 0.99 seed 1: the root settled in 4.2 s
+        // instead of 24.9–30.5 s; roots within 30 s 30 → 32 of 36.
+        bp.cg.live_columns_per_row = 2.0;
         Settings {
             pricing: PricingSettings::default(),
             bp,

@@ -174,9 +174,10 @@ fn lagrangian_bound_is_above_every_bin() {
 }
 
 /// Stabilised column generation (self-adjusting Wentges smoothing and the dual-optimal
-/// inequalities of the items' dominance, the default), the plain loop, and the stabilised one
-/// with the grid refined at every pricing call (`grid_refine_lazily = false`) reach the same
-/// root LP value on tiny random instances; every root bound lies below the brute-force
+/// inequalities of the items' dominance, the default), the plain loop, the stabilised one
+/// with the grid refined at every pricing call (`grid_refine_lazily = false`), and one that
+/// keeps at most half a column a row in the master's LP (column management far past its
+/// default) reach the same root LP value on tiny random instances; every root bound lies below the brute-force
 /// optimum once rounded up.
 #[test]
 fn stabilised_and_plain_roots_reach_the_same_lp() {
@@ -186,12 +187,18 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
         let inst = random_case(&mut rng, case);
         let opt = brute(&inst);
         let mut values = Vec::new();
-        for (auto, lazy) in [(false, true), (true, true), (true, false)] {
+        for (auto, lazy, live) in [
+            (false, true, 0.0),
+            (true, true, 2.0),
+            (true, false, 2.0),
+            (true, true, 0.5),
+        ] {
             let mut settings = Settings::default();
             settings.bp.cg.stop_when_bound_closes = false;
             settings.bp.cg.tail_iterations = 0;
             settings.bp.cg.smoothing_auto = auto;
             settings.bp.cg.dual_optimal_inequalities = auto;
+            settings.bp.cg.live_columns_per_row = live;
             settings.pricing.grid_refine_lazily = lazy;
             let sol = solve(&inst, Method::Cg, &settings, &Deadline::none()).unwrap();
             let s = &sol.certificate.stats;
@@ -210,12 +217,12 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
             );
             values.push(master);
         }
-        if values.len() == 3 {
+        if values.len() == 4 {
             compared += 1;
             for v in &values[1..] {
                 assert!(
                     (values[0] - v).abs() <= 1e-6,
-                    "case {case}: plain, stabilised, refined eagerly: {values:?}"
+                    "case {case}: plain, stabilised, refined eagerly, few live columns: {values:?}"
                 );
             }
         }

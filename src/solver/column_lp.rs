@@ -180,6 +180,35 @@ impl ColumnLp {
         })
     }
 
+    /// Deletes the columns `cols` (distinct, increasing); the others keep their order, so the
+    /// column at index `k` moves down by the number of deleted ones before it. Only after a
+    /// first solve, and only columns nonbasic in the last basis: HiGHS keeps the basis, and
+    /// the next solve starts warm from it.
+    pub fn delete_columns(&mut self, cols: &[usize]) -> Result<()> {
+        if cols.is_empty() {
+            return Ok(());
+        }
+        if cols.windows(2).any(|w| w[0] >= w[1]) || cols.last().is_some_and(|&c| c >= self.cols) {
+            return Err(Error::Highs(format!(
+                "bad columns to delete ({} of {})",
+                cols.len(),
+                self.cols
+            )));
+        }
+        let set: Vec<highs_sys::HighsInt> = cols.iter().map(|&c| c as _).collect();
+        let n = set.len() as highs_sys::HighsInt;
+        let edited = self.edited;
+        // SAFETY: a live HiGHS instance (see `raw`); `set` holds `n` increasing indices of
+        // its columns and outlives the call.
+        self.raw("delete columns", |h| unsafe {
+            highs_sys::Highs_deleteColsBySet(h, n, set.as_ptr())
+        })?;
+        // Deleting nonbasic columns leaves the basis primal feasible: no dual simplex needed.
+        self.edited = edited;
+        self.cols -= cols.len();
+        Ok(())
+    }
+
     /// Changes the coefficient `a_row,col`. Only after a first solve.
     pub fn set_coefficient(&mut self, row: usize, col: usize, value: f64) -> Result<()> {
         if row >= self.rows.len() || col >= self.cols || !value.is_finite() {

@@ -20,8 +20,10 @@ pub struct CoveringLp {
     lp: ColumnLp,
     demands: Vec<f64>,
     columns: Vec<Column>,
-    /// The LP column of each of `columns`.
-    lp_col: Vec<usize>,
+    /// The LP column of each of `columns` (`None`: retired, out of the LP).
+    lp_col: Vec<Option<usize>>,
+    /// Columns still in the LP.
+    live: usize,
     /// The LP columns of the exchanges, and whether they are still active.
     exchanges: Vec<usize>,
     exchanges_active: bool,
@@ -49,6 +51,7 @@ impl CoveringLp {
             demands: demands.to_vec(),
             columns: Vec::new(),
             lp_col: Vec::new(),
+            live: 0,
             exchanges: Vec::new(),
             exchanges_active: false,
         }
@@ -77,8 +80,53 @@ impl CoveringLp {
     /// Adds a column of cost 1.
     pub fn add_column(&mut self, col: Column) -> Result<()> {
         self.lp.add_column(1.0, 0.0, f64::INFINITY, &col)?;
-        self.lp_col.push(self.lp.len() - 1);
+        self.lp_col.push(Some(self.lp.len() - 1));
+        self.live += 1;
         self.columns.push(col);
+        Ok(())
+    }
+
+    /// Columns still in the LP (not retired).
+    pub fn live(&self) -> usize {
+        self.live
+    }
+
+    /// Column `k` is still in the LP.
+    pub fn is_live(&self, k: usize) -> bool {
+        self.lp_col.get(k).is_some_and(Option::is_some)
+    }
+
+    /// Takes the columns `which` (indices into [`CoveringLp::columns`]) out of the LP. They
+    /// stay in [`CoveringLp::columns`], in place, with primal value 0 from then on; edits to
+    /// them are ignored. Only after a first solve, and only columns nonbasic in the last
+    /// basis (e.g. of positive reduced cost at the last duals): the LP's optimum and basis are
+    /// kept, and the next solve starts warm. Column generation retires columns to keep the LP
+    /// small ([`crate::colgen::CgSettings::live_columns_per_row`]).
+    pub fn retire(&mut self, which: &[usize]) -> Result<()> {
+        let mut gone: Vec<usize> = which
+            .iter()
+            .filter_map(|&c| self.lp_col.get(c).copied().flatten())
+            .collect();
+        gone.sort_unstable();
+        gone.dedup();
+        if gone.is_empty() {
+            return Ok(());
+        }
+        self.lp.delete_columns(&gone)?;
+        // The LP index of a kept column drops by the deleted ones below it.
+        let shift = |k: usize| k - gone.partition_point(|&g| g < k);
+        for c in which {
+            if let Some(slot) = self.lp_col.get_mut(*c) {
+                *slot = None;
+            }
+        }
+        for slot in self.lp_col.iter_mut().flatten() {
+            *slot = shift(*slot);
+        }
+        for e in &mut self.exchanges {
+            *e = shift(*e);
+        }
+        self.live -= gone.len();
         Ok(())
     }
 
@@ -129,11 +177,13 @@ impl CoveringLp {
     /// Changes the coefficient `a_row,col` in the LP, e.g. to trim a column to a residual
     /// demand while diving. [`CoveringLp::columns`] keeps the original columns.
     pub fn set_coefficient(&mut self, row: usize, col: usize, value: f64) -> Result<()> {
-        let k = *self
-            .lp_col
-            .get(col)
-            .ok_or_else(|| crate::Error::Highs(format!("no column {col} in the covering LP")))?;
-        self.lp.set_coefficient(row, k, value)
+        match self.lp_col.get(col) {
+            None => Err(crate::Error::Highs(format!(
+                "no column {col} in the covering LP"
+            ))),
+            Some(None) => Ok(()),
+            Some(&Some(k)) => self.lp.set_coefficient(row, k, value),
+        }
     }
 
     /// The algorithm HiGHS solves the LP with from the next solve on.
@@ -145,7 +195,11 @@ impl CoveringLp {
     pub fn solve(&mut self, deadline: &Deadline) -> Result<Option<CoveringSolution>> {
         Ok(self.lp.solve(deadline)?.map(|s| CoveringSolution {
             value: s.value,
-            primal: self.lp_col.iter().map(|&k| s.primal[k]).collect(),
+            primal: self
+                .lp_col
+                .iter()
+                .map(|k| k.map_or(0.0, |k| s.primal[k]))
+                .collect(),
             duals: s.duals.iter().map(|&d| d.max(0.0)).collect(),
             iterations: s.iterations,
         }))
@@ -189,5 +243,68 @@ mod tests {
         }
         // With the mixed column: 3 of it and half of (0, 0, 2), 3.5.
         assert!(values.iter().all(|v| (v - 3.5).abs() < 1e-5), "{values:?}");
+    }
+
+    /// Retired columns leave the LP but not the column list: the optimum and the duals stay,
+    /// the retired ones read 0, an edit to one is ignored, later columns and the exchanges
+    /// keep working, and the LP grows again by new columns.
+    #[test]
+    fn retired_columns_leave_the_lp_and_keep_their_place() {
+        let demands = [2.0, 2.0, 1.0];
+        let mut lp = CoveringLp::new(&demands);
+        // Singletons, a useless pair that covers row 2 twice, and the best column.
+        for c in [
+            vec![(0, 1.0)],
+            vec![(1, 1.0)],
+            vec![(2, 1.0)],
+            vec![(2, 2.0)],
+            vec![(0, 1.0), (1, 1.0)],
+        ] {
+            lp.add_column(c).unwrap();
+        }
+        lp.add_exchanges(&[(2, 1)]).unwrap();
+        let s = lp.solve(&Deadline::none()).unwrap().unwrap();
+        // Retire every column of positive reduced cost.
+        let rc = |c: &Column, d: &[f64]| 1.0 - c.iter().map(|&(r, a)| a * d[r]).sum::<f64>();
+        let out: Vec<usize> = (0..lp.len())
+            .filter(|&k| rc(&lp.columns()[k], &s.duals) > 1e-7)
+            .collect();
+        assert!(!out.is_empty(), "duals {:?}", s.duals);
+        lp.retire(&out).unwrap();
+        assert_eq!(lp.len(), 5);
+        assert_eq!(lp.live(), 5 - out.len());
+        assert!(out.iter().all(|&k| !lp.is_live(k)));
+        lp.set_coefficient(0, out[0], 3.0).unwrap();
+        let again = lp.solve(&Deadline::none()).unwrap().unwrap();
+        assert!(
+            (again.value - s.value).abs() < 1e-9,
+            "{} {}",
+            again.value,
+            s.value
+        );
+        assert!(out.iter().all(|&k| again.primal[k] == 0.0));
+        // Without the exchange columns the plain optimum, 2.5 (the pair twice, half of the
+        // double row-2 column), a cover again.
+        lp.drop_exchanges().unwrap();
+        let plain = lp.solve(&Deadline::none()).unwrap().unwrap();
+        assert!((plain.value - 2.5).abs() < 1e-6, "{}", plain.value);
+        let covered: Vec<f64> = (0..3)
+            .map(|r| {
+                lp.columns()
+                    .iter()
+                    .zip(&plain.primal)
+                    .map(|(c, y)| y * c.iter().filter(|e| e.0 == r).map(|e| e.1).sum::<f64>())
+                    .sum()
+            })
+            .collect();
+        assert!(
+            covered.iter().zip(&demands).all(|(c, n)| c + 1e-6 >= *n),
+            "{covered:?}"
+        );
+        // A new column after the retirement: the LP uses it.
+        lp.add_column(vec![(0, 2.0), (1, 2.0), (2, 1.0)]).unwrap();
+        let last = lp.solve(&Deadline::none()).unwrap().unwrap();
+        assert!((last.value - 1.0).abs() < 1e-6, "{}", last.value);
+        assert!((last.primal[5] - 1.0).abs() < 1e-6, "{:?}", last.primal);
     }
 }
