@@ -303,6 +303,7 @@ fn plain_closure(
         smoothing: 0.0,
         smoothing_auto: false,
         dual_optimal_inequalities: false,
+        live_columns_per_row: 0.0,
         ..root_cg.clone()
     };
     let mut master = CoveringMaster::new(demands);
