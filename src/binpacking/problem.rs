@@ -37,6 +37,14 @@ impl Validate for Settings {
             ("cuts.reduced_cost_tol", c.reduced_cost_tol),
             ("cuts.min_violation", c.min_violation),
             ("bp.pool_per_row", self.bp.pool_per_row),
+            (
+                "bp.cg.live_columns_per_row",
+                self.bp.cg.live_columns_per_row,
+            ),
+            (
+                "root_cg.live_columns_per_row",
+                self.root_cg.live_columns_per_row,
+            ),
         ] {
             if !(v.is_finite() && v >= 0.0) {
                 return Err(Invalid::new(key, v, "must be a finite number ≥ 0"));

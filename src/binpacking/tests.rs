@@ -616,3 +616,23 @@ fn aggregated_root_with_the_plain_retry_stays_on_the_right_side() {
         assert!(seen.iter().all(|&s| s), "{tag}: an item left out");
     }
 }
+
+/// Column management's setting is checked: a negative or non-finite count is refused, named
+/// by its key; 0 (off) and the default pass.
+#[test]
+fn live_columns_per_row_must_be_a_finite_number_at_least_0() {
+    use crate::problem::Validate;
+    assert!(Settings::default().validate().is_ok());
+    for bad in [-1.0, f64::NAN, f64::INFINITY] {
+        let mut s = Settings::default();
+        s.root_cg.live_columns_per_row = bad;
+        let e = s.validate().unwrap_err();
+        assert_eq!(e.key, "root_cg.live_columns_per_row");
+        let mut s = Settings::default();
+        s.bp.cg.live_columns_per_row = bad;
+        assert_eq!(s.validate().unwrap_err().key, "bp.cg.live_columns_per_row");
+    }
+    let mut s = Settings::default();
+    s.root_cg.live_columns_per_row = 0.0;
+    assert!(s.validate().is_ok());
+}

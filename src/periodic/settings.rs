@@ -138,6 +138,11 @@ impl Validate for Settings {
             ("cg.closure_gap", self.cg.closure_gap, NonNegative),
             ("cg.tail_gap", self.cg.tail_gap, NonNegative),
             (
+                "cg.live_columns_per_row",
+                self.cg.live_columns_per_row,
+                NonNegative,
+            ),
+            (
                 "cg.max_columns_per_iteration",
                 self.cg.max_columns_per_iteration as f64,
                 AtLeastOne,

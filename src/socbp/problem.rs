@@ -21,6 +21,14 @@ impl Validate for Settings {
         if self.pricing.node_limit == 0 {
             return Err(Invalid::new("pricing.node_limit", 0, "must be at least 1"));
         }
+        let live = self.bp.cg.live_columns_per_row;
+        if !(live.is_finite() && live >= 0.0) {
+            return Err(Invalid::new(
+                "bp.cg.live_columns_per_row",
+                live,
+                "must be a finite number ≥ 0 (0: no column management)",
+            ));
+        }
         let gap = self.pricing.grid_chord_gap;
         if !(1e-5..=0.5).contains(&gap) {
             return Err(Invalid::new(
