@@ -39,4 +39,4 @@ pub use packing::{
 /// The restricted master problem: the solver adapter's covering LP.
 pub type CoveringMaster = crate::solver::CoveringLp;
 pub use pricing::{covered_items, price_uncovered, Priced, Pricing};
-pub use table::relax;
+pub use table::{relax, Taken};

@@ -20,7 +20,7 @@
 
 use super::chords::{chord_gap, cut, pieces, row_room, slope};
 use super::instance::TOL;
-use crate::colgen::relax;
+use crate::colgen::{relax, Taken};
 use crate::solver::Deadline;
 
 /// The grid: cells of each knapsack row, and the chords' largest gap below `D√S`, relative
@@ -256,7 +256,7 @@ impl Rows {
         let mut order: Vec<usize> = (0..self.at.len()).collect();
         order.sort_by(|&x, &y| self.at[y].0.total_cmp(&self.at[x].0).then(x.cmp(&y)));
         let mut sets = Vec::new();
-        let mut take = Vec::new();
+        let mut take = Taken::default();
         for &k in order.iter().take(keep) {
             let (value, cells) = self.at[k];
             let ends = self.pieces[k];
@@ -265,8 +265,7 @@ impl Rows {
                 break;
             }
             self.f.resize(cells + 1, 0.0);
-            take.clear();
-            take.resize(self.items.len() * (cells + 1), false);
+            take.reset(self.items.len(), cells + 1);
             knapsack(
                 cap,
                 d,
@@ -283,7 +282,7 @@ impl Rows {
             let mut r = cells;
             let mut set = Vec::new();
             for (k, &i) in self.items.iter().enumerate().rev() {
-                if take[k * (cells + 1) + r] {
+                if take.get(k, r) {
                     set.push(i);
                     r -= weight(i).floor() as usize;
                 }
@@ -307,7 +306,7 @@ enum Step {
 
 /// The 0-1 knapsack `max Σ v_i`, `Σ ⌊w_i·scale⌋ ≤ cells` over `items`, with `w_i = a_i +
 /// Dσ b_i` and `scale = cells/room` of the piece `[S_k, S_{k+1}]` (`σ` its chord's slope):
-/// its value, and in `take` (when given, `items × (cells + 1)`) whether item `k` is taken
+/// its value, and in `take` (when given, `items` rows of `cells + 1` bits) whether item `k` is taken
 /// at capacity `r`.
 #[allow(clippy::too_many_arguments)]
 fn knapsack(
@@ -318,7 +317,7 @@ fn knapsack(
     ends: (f64, f64),
     cells: usize,
     f: &mut [f64],
-    mut take: Option<&mut Vec<bool>>,
+    mut take: Option<&mut Taken>,
 ) -> f64 {
     // The row `Σ (a_i + Dσ b_i) ≤ room`.
     let slope = slope(ends);
@@ -335,10 +334,7 @@ fn knapsack(
             continue;
         }
         let w = w as usize;
-        let taken = take
-            .as_deref_mut()
-            .map(|t| &mut t[k * (cells + 1)..(k + 1) * (cells + 1)]);
-        relax(f, w, v, taken);
+        relax(f, w, v, take.as_deref_mut().map(|t| t.row(k)));
     }
     f[cells]
 }

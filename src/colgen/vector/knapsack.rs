@@ -10,7 +10,7 @@
 use super::enumerate::{maximal_columns, waste_budget};
 use crate::colgen::{
     covered_items, price_uncovered, quick_then_exact, relax, BranchPricing, Column, Decisions,
-    Priced, Pricing, Searched,
+    Priced, Pricing, Searched, Taken,
 };
 use crate::error::Result;
 use crate::solver::Deadline;
@@ -281,13 +281,12 @@ impl BinKnapsack {
         let n = cand.len();
         let mut f = vec![f64::NEG_INFINITY; cap + 1];
         f[0] = 0.0;
-        // took[k][w]: candidate k improved f[w].
-        let width = cap + 1;
-        let mut took = vec![false; n * width];
+        // took.get(k, w): candidate k improved f[w].
+        let mut took = Taken::new(n, cap + 1);
         for (k, (_, w, v)) in cand.iter().enumerate() {
             let w = w[0] as usize;
             if w <= cap {
-                relax(&mut f, w, *v, Some(&mut took[k * width..(k + 1) * width]));
+                relax(&mut f, w, *v, Some(took.row(k)));
             }
         }
         let mut order: Vec<usize> = (0..=cap).filter(|&c| f[c] > 0.0).collect();
@@ -301,7 +300,7 @@ impl BinKnapsack {
             }
             let (mut w, mut items) = (c, Vec::new());
             for k in (0..n).rev() {
-                if took[k * width + w] {
+                if took.get(k, w) {
                     items.extend(self.decisions.groups[cand[k].0].iter().copied());
                     w -= cand[k].1[0] as usize;
                 }
