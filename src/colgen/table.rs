@@ -139,72 +139,63 @@ fn put_mask(t: &mut [u64], pos: usize, m: u64, lanes: usize) {
     }
 }
 
-/// [`relax`] compiled for AVX2, four cells a step.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn relax_avx2(f: &mut [f64], w: usize, v: f64, taken: Option<&mut [u64]>) {
-    use std::arch::x86_64::*;
-    let Some(t) = taken else {
-        return relax_scalar(f, w, v, None);
-    };
-    if w == 0 {
-        return relax_weightless(f, v, Some(t));
-    }
-    let vv = _mm256_set1_pd(v);
-    for (lo, hi) in blocks(f.len(), w) {
-        let mut r = lo;
-        while r + 4 <= hi {
-            // SAFETY: `r + 3 < hi ≤ f.len()` and `r − w ≥ 0` (r ≥ lo ≥ w); the source and
-            // the destination lanes do not overlap (the source block ends at `hi − w ≤ lo`).
-            unsafe {
-                let p = f.as_mut_ptr();
-                let s = _mm256_add_pd(_mm256_loadu_pd(p.add(r - w)), vv);
-                let d = _mm256_loadu_pd(p.add(r));
-                let m = _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_GT_OQ>(s, d)) as u64;
-                _mm256_storeu_pd(p.add(r), _mm256_max_pd(s, d));
-                put_mask(t, r, m, 4);
+/// The flagged update with SIMD intrinsics, `$lanes` cells a step: the function `$name`
+/// compiled for `$feature`, loading, adding, comparing (the mask of cells improved, ORed into
+/// the bit row) and storing the maximum; the cells past the last full step one by one.
+/// Without flags it is [`relax_scalar`], inlined here so that it is vectorised for the feature.
+macro_rules! relax_simd {
+    ($(#[$doc:meta])* $name:ident, $feature:literal, $lanes:literal,
+     $set1:ident, $load:ident, $add:ident, $max:ident, $store:ident, $mask:expr) => {
+        $(#[$doc])*
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feature)]
+        fn $name(f: &mut [f64], w: usize, v: f64, taken: Option<&mut [u64]>) {
+            use std::arch::x86_64::*;
+            let Some(t) = taken else {
+                return relax_scalar(f, w, v, None);
+            };
+            if w == 0 {
+                return relax_weightless(f, v, Some(t));
             }
-            r += 4;
+            let vv = $set1(v);
+            for (lo, hi) in blocks(f.len(), w) {
+                let mut r = lo;
+                while r + $lanes <= hi {
+                    // SAFETY: `r + lanes − 1 < hi ≤ f.len()` and `r − w ≥ 0` (r ≥ lo ≥ w); the
+                    // source and the destination lanes do not overlap (the source block ends
+                    // at `hi − w ≤ lo`).
+                    unsafe {
+                        let p = f.as_mut_ptr();
+                        let s = $add($load(p.add(r - w)), vv);
+                        let d = $load(p.add(r));
+                        let m: u64 = $mask(s, d);
+                        $store(p.add(r), $max(s, d));
+                        put_mask(t, r, m, $lanes);
+                    }
+                    r += $lanes;
+                }
+                let mut rest = Some(&mut *t);
+                for r in r..hi {
+                    relax_cell(f, r, w, v, &mut rest);
+                }
+            }
         }
-        let mut rest = Some(&mut *t);
-        for r in r..hi {
-            relax_cell(f, r, w, v, &mut rest);
-        }
-    }
+    };
 }
 
-/// [`relax`] compiled for AVX-512F, eight cells a step.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn relax_avx512(f: &mut [f64], w: usize, v: f64, taken: Option<&mut [u64]>) {
-    use std::arch::x86_64::*;
-    let Some(t) = taken else {
-        return relax_scalar(f, w, v, None);
-    };
-    if w == 0 {
-        return relax_weightless(f, v, Some(t));
-    }
-    let vv = _mm512_set1_pd(v);
-    for (lo, hi) in blocks(f.len(), w) {
-        let mut r = lo;
-        while r + 8 <= hi {
-            // SAFETY: as in `relax_avx2`, with eight lanes.
-            unsafe {
-                let p = f.as_mut_ptr();
-                let s = _mm512_add_pd(_mm512_loadu_pd(p.add(r - w)), vv);
-                let d = _mm512_loadu_pd(p.add(r));
-                let m = u64::from(_mm512_cmp_pd_mask::<_CMP_GT_OQ>(s, d));
-                _mm512_storeu_pd(p.add(r), _mm512_max_pd(s, d));
-                put_mask(t, r, m, 8);
-            }
-            r += 8;
-        }
-        let mut rest = Some(&mut *t);
-        for r in r..hi {
-            relax_cell(f, r, w, v, &mut rest);
-        }
-    }
-}
+relax_simd!(
+    /// [`relax`] compiled for AVX2, four cells a step.
+    relax_avx2, "avx2", 4,
+    _mm256_set1_pd, _mm256_loadu_pd, _mm256_add_pd, _mm256_max_pd, _mm256_storeu_pd,
+    |s, d| _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_GT_OQ>(s, d)) as u64
+);
+
+relax_simd!(
+    /// [`relax`] compiled for AVX-512F, eight cells a step.
+    relax_avx512, "avx512f", 8,
+    _mm512_set1_pd, _mm512_loadu_pd, _mm512_add_pd, _mm512_max_pd, _mm512_storeu_pd,
+    |s, d| u64::from(_mm512_cmp_pd_mask::<_CMP_GT_OQ>(s, d))
+);
 
 #[cfg(test)]
 mod tests {
