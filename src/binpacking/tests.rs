@@ -333,6 +333,24 @@ fn enumeration_closes_at_the_brute_force_optimum() {
     assert!(tested > 60, "only {tested} cases with two bins or more");
 }
 
+/// A random instance with every item repeated 1–4 times (identical items make types with
+/// demands), its types and their demands.
+fn with_repeats(
+    rng: &mut ChaCha8Rng,
+    case: usize,
+) -> (Instance, super::aggregate::Types, Vec<f64>) {
+    let base = random(rng, case);
+    let mut inst = base.clone();
+    inst.items = base
+        .items
+        .iter()
+        .flat_map(|w| std::iter::repeat_n(w.clone(), rng.random_range(1..=4)))
+        .collect();
+    let types = super::aggregate::Types::of(&inst);
+    let demands: Vec<f64> = types.members.iter().map(|m| m.len() as f64).collect();
+    (inst, types, demands)
+}
+
 /// The aggregated root's stabilised column generation (self-adjusting smoothing, the
 /// dual-optimal inequalities, 30 columns a round, 2 live columns a row), the same with half a
 /// live column a row (column management far past its default), and the plain loop converge
@@ -340,7 +358,7 @@ fn enumeration_closes_at_the_brute_force_optimum() {
 /// and, rounded up, below the brute-force optimum in one dimension.
 #[test]
 fn stabilised_and_plain_roots_reach_the_same_lp() {
-    use super::aggregate::{TypeKnapsack, Types};
+    use super::aggregate::TypeKnapsack;
     use crate::colgen::{run, CgSettings, CoveringMaster, Termination};
     let mut rng = ChaCha8Rng::seed_from_u64(34);
     let full = |s: CgSettings| CgSettings {
@@ -349,16 +367,7 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
         ..s
     };
     for case in 0..120 {
-        let base = random(&mut rng, case);
-        // Repeat every item 1–4 times: identical items make types with demands.
-        let mut inst = base.clone();
-        inst.items = base
-            .items
-            .iter()
-            .flat_map(|w| std::iter::repeat_n(w.clone(), rng.random_range(1..=4)))
-            .collect();
-        let types = Types::of(&inst);
-        let demands: Vec<f64> = types.members.iter().map(|m| m.len() as f64).collect();
+        let (inst, types, demands) = with_repeats(&mut rng, case);
         let mut values = Vec::new();
         let few_live = CgSettings {
             live_columns_per_row: 0.5,
@@ -399,6 +408,61 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
             "case {case}: plain, stabilised, few live columns: {values:?}"
         );
     }
+}
+
+/// A root stopped early with the dual-optimal inequalities' exchange columns in its master
+/// reports the least master value of the loop: never below the converged LP value (it is an
+/// upper bound on it), never above the plain master it re-solved at the end, and below that
+/// one on many cases (the exchanges stand in for columns not generated yet).
+#[test]
+fn an_early_stop_reports_the_least_master_value() {
+    use super::aggregate::TypeKnapsack;
+    use crate::colgen::{run, CgSettings, CoveringMaster, Termination};
+    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    let mut below = 0;
+    for case in 0..120 {
+        let (inst, types, demands) = with_repeats(&mut rng, case);
+        let stops = rng.random_range(1..=4u32);
+        let outcome = |max_iterations: u32| {
+            let mut oracle = TypeKnapsack::new(&inst, &types, PricingSettings::default());
+            let mut master = CoveringMaster::new(&demands);
+            for t in 0..types.count() {
+                master.add_column(vec![(t, 1.0)]).unwrap();
+            }
+            let settings = CgSettings {
+                stop_when_bound_closes: false,
+                tail_iterations: 0,
+                max_iterations,
+                ..solve::root_cg()
+            };
+            run(&mut master, &mut oracle, &settings, 0.0, &Deadline::none()).unwrap()
+        };
+        let lp = outcome(10_000);
+        assert_eq!(lp.termination, Termination::Converged, "case {case}");
+        let early = outcome(stops);
+        if early.termination == Termination::Converged {
+            continue;
+        }
+        assert!(
+            early.least_master >= lp.master_value - 1e-6,
+            "case {case}: least master {} below the LP {}",
+            early.least_master,
+            lp.master_value
+        );
+        assert!(
+            early.least_master <= early.master_value + 1e-12,
+            "case {case}"
+        );
+        assert_eq!(
+            early.convergence().master,
+            early.least_master,
+            "case {case}"
+        );
+        if early.least_master < early.master_value - 1e-9 {
+            below += 1;
+        }
+    }
+    assert!(below >= 10, "only {below} cases below the plain master");
 }
 
 /// The dual-optimal inequalities of the type knapsack are valid: over every pattern of a tiny
