@@ -234,13 +234,16 @@ impl CgOutcome {
             columns: self.columns_added,
             seconds: self.seconds,
             converged: self.termination == Termination::Converged,
+            // Or `⌈bound⌉ = ⌈master⌉` held at some point (bounds only rise and the least
+            // master only falls, so it still holds), whatever stopped the loop after it: a
+            // root settled at 75 s and stopped by a 120-s limit before it tailed off.
             settled: matches!(
                 self.termination,
                 Termination::Converged
                     | Termination::BoundClosed
                     | Termination::TailingOff
                     | Termination::Cutoff
-            ),
+            ) || self.settled_seconds.is_some(),
             // As `bound` is clamped to the last master value: no lower bound on the LP above
             // an upper bound on it (a caller's known bound may lie above the LP).
             bound: self.bound.min(self.least_master),
