@@ -11,6 +11,8 @@ mod local;
 mod problem;
 pub mod proof;
 mod repack;
+#[cfg(test)]
+mod root_tests;
 pub mod selfcheck;
 mod solve;
 mod study;
