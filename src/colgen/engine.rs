@@ -41,6 +41,16 @@ pub struct CgSettings {
     /// are in the master until the loop would stop, then dropped, and the loop goes on over
     /// the plain master to its own end.
     pub dual_optimal_inequalities: bool,
+    /// With the dual-optimal inequalities, also those of pairs, `π_j + π_k ≤ π_heavy`
+    /// (Ben Amor et al. 2006; separated as in Gschwind & Irnich, INFORMS JoC 2016): after each
+    /// master solve the pricing's [`Pricing::violated_pairs`] at the master's duals join the
+    /// master as exchange columns `e_j + e_k − e_heavy`, dropped with the others.
+    pub pair_inequalities: bool,
+    /// When the exchanges leave the master, the bins its solution stands for (each used
+    /// exchange applied to the columns of positive value that hold its heavy row, at most
+    /// two a row) join it first, so the plain master resumes near the value it had with them
+    /// (`colgen::recover`).
+    pub recover_columns: bool,
     /// Iterations of the plain loop before the smoothing (fixed or self-adjusting) and the
     /// dual-optimal inequalities start (0: from the first): a loop that settles quickly keeps
     /// the columns the plain loop finds, which the dives use, and only a tailing one is
@@ -91,6 +101,8 @@ impl Default for CgSettings {
             smoothing: 0.0,
             smoothing_auto: false,
             dual_optimal_inequalities: false,
+            pair_inequalities: false,
+            recover_columns: false,
             stabilise_after: 0,
             max_columns_per_iteration: 20,
             live_columns_per_row: 0.0,
@@ -581,6 +593,11 @@ pub fn run<P: Pricing>(
                 master.add_column(c)?;
             }
             columns_added += added;
+            let mut exchanged = 0;
+            if settings.pair_inequalities && master.exchanges_active() {
+                exchanged = master.extend_exchanges(&pricing.violated_pairs(&pi_out))?;
+                log::debug!("cg: {exchanged} violated pair inequalities added");
+            }
             // The bound at convergence is the Farley bound at the master's duals, already taken
             // above (`π·N / v` with `v ≤ 1 + tol`): never HiGHS's objective.
             let converged = added == 0
@@ -609,7 +626,7 @@ pub fn run<P: Pricing>(
             if converged {
                 break Termination::Converged;
             }
-            if added == 0 {
+            if added == 0 && exchanged == 0 {
                 // A proof at the level of `aim` closes the bound without converging.
                 if closed(settings, bound, last.value) {
                     break Termination::BoundClosed;
@@ -639,8 +656,25 @@ pub fn run<P: Pricing>(
         // The dual-optimal inequalities have done their part: the plain master again, whose
         // primal solution is a cover (re-solved even past the deadline, as the first master).
         with_exchanges = with_exchanges.min(last.value);
+        // The bins the exchanges stand for (`recover_columns`): added before the re-solve
+        // when time is up (one solve, and the last point must be a cover), else only when the
+        // plain master jumps above the value it had with the exchanges and the integer bound
+        // is not settled at that value.
+        let recovered = if settings.recover_columns {
+            super::recover::recovered_columns(master, &last.primal, 4 * demands.len())
+        } else {
+            Vec::new()
+        };
+        let late = deadline.expired();
+        if late {
+            columns_added += recovered.len();
+            for c in recovered.iter().cloned() {
+                master.add_column(c)?;
+            }
+        }
         master.drop_exchanges()?;
-        let Some(again) = master.solve(&deadline.at_least(settings.first_master_seconds))? else {
+        let Some(mut again) = master.solve(&deadline.at_least(settings.first_master_seconds))?
+        else {
             // Out of time (n = 1,000 SOC items: more than the extra second). The last master
             // value, with the exchange columns, is still an upper bound on the LP optimum (the
             // inequalities are dual-optimal) and its duals are feasible for the plain LP; its
@@ -652,6 +686,24 @@ pub fn run<P: Pricing>(
             leans_on_exchanges = true;
             break Termination::TimeLimit;
         };
+        if !late
+            && !recovered.is_empty()
+            && again.value > with_exchanges * (1.0 + 1e-7)
+            && !settled(bound, again.value)
+        {
+            log::debug!(
+                "cg: master {:.6} without exchanges, {} columns recovered",
+                again.value,
+                recovered.len()
+            );
+            columns_added += recovered.len();
+            for c in recovered {
+                master.add_column(c)?;
+            }
+            if let Some(s) = master.solve(&deadline.at_least(settings.first_master_seconds))? {
+                again = s;
+            }
+        }
         last = again;
         log::debug!(
             "cg: exchanges dropped after {} iterations ({termination:?}), master {:.6}",

@@ -13,6 +13,7 @@ mod integer;
 mod node;
 mod packing;
 mod pricing;
+mod recover;
 pub mod safe;
 mod table;
 pub mod trace;
@@ -39,4 +40,5 @@ pub use packing::{
 /// The restricted master problem: the solver adapter's covering LP.
 pub type CoveringMaster = crate::solver::CoveringLp;
 pub use pricing::{covered_items, price_uncovered, Priced, Pricing};
+pub use recover::recovered_columns;
 pub use table::{relax, Taken};

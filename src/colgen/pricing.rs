@@ -84,6 +84,15 @@ pub trait Pricing {
         Vec::new()
     }
 
+    /// Triples `(j, k, heavy)` of distinct rows such that in any column one unit of `heavy`
+    /// may be replaced by one of `j` and one of `k` (as in [`Pricing::dominance`]), whose
+    /// inequality `π_j + π_k ≤ π_heavy` the duals `pi` violate
+    /// ([`crate::colgen::CgSettings::pair_inequalities`]). By default none.
+    fn violated_pairs(&self, pi: &[f64]) -> Vec<(usize, usize, usize)> {
+        let _ = pi;
+        Vec::new()
+    }
+
     /// The oracle can [`Pricing::enumerate`] now (the caller skips the work that would
     /// precede it otherwise). By default it cannot.
     fn can_enumerate(&self) -> bool {

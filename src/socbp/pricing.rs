@@ -458,6 +458,16 @@ impl Pricing for SocKnapsack {
         dominance_pairs(&self.inst)
     }
 
+    /// For each item, the pair of two others that fits in its place (`a_j + a_k ≤ a_i`,
+    /// `b_j + b_k ≤ b_i`: the load does not grow) with the largest `π_j + π_k`, when that
+    /// exceeds `π_i`. None under branching decisions.
+    fn violated_pairs(&self, pi: &[f64]) -> Vec<(usize, usize, usize)> {
+        if !self.decisions.is_empty() {
+            return Vec::new();
+        }
+        violated_pairs(&self.inst, pi)
+    }
+
     /// Covered items are priced at 0 and left out of the bins ([`price_uncovered`]).
     fn dive(&mut self, residual: &[f64]) {
         self.diving = true;
@@ -487,6 +497,43 @@ pub(super) fn dominance_pairs(inst: &Instance) -> Vec<(usize, usize)> {
         }
     }
     pairs
+}
+
+/// See [`SocKnapsack::violated_pairs`]. The items by decreasing dual: for each `i` and
+/// each `j` that fits in it, the first `k` after `j` that fits in what is left is the best
+/// partner of `j`; both scans stop once no pair can beat the best found (or `π_i`).
+pub(super) fn violated_pairs(inst: &Instance, pi: &[f64]) -> Vec<(usize, usize, usize)> {
+    const TOL: f64 = 1e-9;
+    let n = inst.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&x, &y| pi[y].total_cmp(&pi[x]).then(x.cmp(&y)));
+    let mut out = Vec::new();
+    for i in 0..n {
+        let mut best: Option<(f64, usize, usize)> = None;
+        for (p, &j) in order.iter().enumerate() {
+            let floor = best.map_or(pi[i] + TOL, |b| b.0);
+            if 2.0 * pi[j] <= floor {
+                break;
+            }
+            if j == i || inst.a[j] > inst.a[i] || inst.b[j] > inst.b[i] {
+                continue;
+            }
+            let (ra, rb) = (inst.a[i] - inst.a[j], inst.b[i] - inst.b[j]);
+            for &k in &order[p + 1..] {
+                if pi[j] + pi[k] <= floor {
+                    break;
+                }
+                if k != i && inst.a[k] <= ra && inst.b[k] <= rb {
+                    best = Some((pi[j] + pi[k], j, k));
+                    break;
+                }
+            }
+        }
+        if let Some((_, j, k)) = best {
+            out.push((j, k, i));
+        }
+    }
+    out
 }
 
 impl BranchPricing for SocKnapsack {

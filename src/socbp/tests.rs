@@ -177,7 +177,7 @@ fn lagrangian_bound_is_above_every_bin() {
 /// inequalities of the items' dominance, the default), the plain loop, the stabilised one
 /// with the grid refined at every pricing call (`grid_refine_lazily = false`), and one that
 /// keeps at most half a column a row in the master's LP (column management far past its
-/// default) reach the same root LP value on tiny random instances; every root bound lies below the brute-force
+/// default), and one with the pairs' dual-optimal inequalities too (`pair_inequalities`) reach the same root LP value on tiny random instances; every root bound lies below the brute-force
 /// optimum once rounded up.
 #[test]
 fn stabilised_and_plain_roots_reach_the_same_lp() {
@@ -187,11 +187,12 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
         let inst = random_case(&mut rng, case);
         let opt = brute(&inst);
         let mut values = Vec::new();
-        for (auto, lazy, live) in [
-            (false, true, 0.0),
-            (true, true, 2.0),
-            (true, false, 2.0),
-            (true, true, 0.5),
+        for (auto, lazy, live, pairs) in [
+            (false, true, 0.0, false),
+            (true, true, 2.0, false),
+            (true, false, 2.0, false),
+            (true, true, 0.5, false),
+            (true, true, 2.0, true),
         ] {
             let mut settings = Settings::default();
             settings.bp.cg.stop_when_bound_closes = false;
@@ -199,6 +200,7 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
             settings.bp.cg.smoothing_auto = auto;
             settings.bp.cg.dual_optimal_inequalities = auto;
             settings.bp.cg.live_columns_per_row = live;
+            settings.bp.cg.pair_inequalities = pairs;
             settings.pricing.grid_refine_lazily = lazy;
             let sol = solve(&inst, Method::Cg, &settings, &Deadline::none()).unwrap();
             let s = &sol.certificate.stats;
@@ -217,17 +219,69 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
             );
             values.push(master);
         }
-        if values.len() == 4 {
+        if values.len() == 5 {
             compared += 1;
             for v in &values[1..] {
                 assert!(
                     (values[0] - v).abs() <= 1e-6,
-                    "case {case}: plain, stabilised, refined eagerly, few live columns: {values:?}"
+                    "case {case}: plain, stabilised, refined eagerly, few live columns, pairs: {values:?}"
                 );
             }
         }
     }
     assert!(compared >= 30, "only {compared} cases had a root");
+}
+
+/// The violated pair inequalities against brute force: for random duals, each item `i` gets
+/// a triple exactly when some pair of two other items fits in its place (both terms) with
+/// `π_j + π_k > π_i`, and then one of the largest `π_j + π_k`; every triple is a valid swap.
+#[test]
+fn violated_pairs_match_brute_force() {
+    let mut rng = ChaCha8Rng::seed_from_u64(36);
+    let mut found = 0;
+    for case in 0..80 {
+        let inst = random_case(&mut rng, case);
+        let n = inst.len();
+        // Duals from nothing to above the items' share of a bin, ties included.
+        let pi: Vec<f64> = (0..n)
+            .map(|_| (rng.random_range(0..8) as f64) * 0.125)
+            .collect();
+        let got = super::pricing::violated_pairs(&inst, &pi);
+        for i in 0..n {
+            let mut best: Option<f64> = None;
+            for j in 0..n {
+                for k in j + 1..n {
+                    if j == i || k == i {
+                        continue;
+                    }
+                    let fits =
+                        inst.a[j] + inst.a[k] <= inst.a[i] && inst.b[j] + inst.b[k] <= inst.b[i];
+                    if fits && pi[j] + pi[k] > pi[i] + 1e-9 {
+                        best = Some(best.map_or(pi[j] + pi[k], |b: f64| b.max(pi[j] + pi[k])));
+                    }
+                }
+            }
+            let mine: Vec<_> = got.iter().filter(|t| t.2 == i).collect();
+            assert!(mine.len() <= 1, "case {case}: item {i} twice");
+            match (best, mine.first()) {
+                (None, None) => {}
+                (Some(b), Some(&&(j, k, _))) => {
+                    found += 1;
+                    assert!(j != k && j != i && k != i, "case {case}");
+                    assert!(
+                        inst.a[j] + inst.a[k] <= inst.a[i] && inst.b[j] + inst.b[k] <= inst.b[i],
+                        "case {case}: ({j}, {k}) does not fit in {i}'s place"
+                    );
+                    assert!(
+                        (pi[j] + pi[k] - b).abs() <= 1e-12,
+                        "case {case}: not the best pair"
+                    );
+                }
+                (b, m) => panic!("case {case}, item {i}: brute force {b:?}, separation {m:?}"),
+            }
+        }
+    }
+    assert!(found >= 20, "only {found} violated inequalities");
 }
 
 /// Every dominance pair is a valid swap: the light item is at most the heavy one in both
@@ -284,4 +338,85 @@ fn live_columns_per_row_must_be_a_finite_number_at_least_0() {
     let mut s = Settings::default();
     s.bp.cg.live_columns_per_row = 0.0;
     assert!(s.validate().is_ok());
+}
+
+/// The bins the exchanges stand for (`colgen::recovered_columns`) are bins: on random
+/// instances, a master of singletons and random fitting bins with the dominance and the
+/// violated pair exchanges, solved; every recovered column fits, holds each item at most
+/// once and is new; with them the plain master is never above its value without them, and
+/// on some cases it comes down to the value with the exchanges.
+#[test]
+fn recovered_columns_are_bins() {
+    use crate::colgen::{recovered_columns, CoveringMaster};
+    let mut rng = ChaCha8Rng::seed_from_u64(37);
+    let (mut recovered_any, mut exact) = (0, 0);
+    for case in 0..60 {
+        let inst = random_case(&mut rng, case);
+        let n = inst.len();
+        let mut master = CoveringMaster::new(&vec![1.0; n]);
+        for i in 0..n {
+            master.add_column(vec![(i, 1.0)]).unwrap();
+        }
+        for _ in 0..n {
+            // A random bin: items in a random order while they fit.
+            let (mut a, mut b, mut bin) = (0.0, 0.0, Vec::new());
+            for i in 0..n {
+                if rng.random_bool(0.5) && inst.fits(a + inst.a[i], b + inst.b[i]) {
+                    a += inst.a[i];
+                    b += inst.b[i];
+                    bin.push((i, 1.0));
+                }
+            }
+            if bin.len() > 1 {
+                master.add_column(bin).unwrap();
+            }
+        }
+        master
+            .add_exchanges(&super::pricing::dominance_pairs(&inst))
+            .unwrap();
+        let mut sol = master.solve(&Deadline::none()).unwrap().unwrap();
+        for _ in 0..3 {
+            let pairs = super::pricing::violated_pairs(&inst, &sol.duals);
+            if master.extend_exchanges(&pairs).unwrap() == 0 {
+                break;
+            }
+            sol = master.solve(&Deadline::none()).unwrap().unwrap();
+        }
+        let with_exchanges = sol.value;
+        let cols = recovered_columns(&master, &sol.primal, usize::MAX);
+        let known: Vec<_> = master.columns().to_vec();
+        for c in &cols {
+            assert!(
+                !known.contains(c),
+                "case {case}: {c:?} already in the master"
+            );
+            let mut rows: Vec<usize> = c.iter().map(|&(r, _)| r).collect();
+            rows.dedup();
+            assert_eq!(rows.len(), c.len(), "case {case}: a row twice in {c:?}");
+            assert!(c.iter().all(|&(_, a)| a == 1.0), "case {case}: {c:?}");
+            let (a, b) = c
+                .iter()
+                .fold((0.0, 0.0), |(a, b), &(i, _)| (a + inst.a[i], b + inst.b[i]));
+            assert!(inst.fits(a, b), "case {case}: {c:?} does not fit");
+        }
+        master.drop_exchanges().unwrap();
+        let plain = master.solve(&Deadline::none()).unwrap().unwrap().value;
+        for c in &cols {
+            master.add_column(c.clone()).unwrap();
+        }
+        let after = master.solve(&Deadline::none()).unwrap().unwrap().value;
+        assert!(after <= plain + 1e-7, "case {case}: {after} above {plain}");
+        assert!(
+            after >= with_exchanges - 1e-6,
+            "case {case}: {after} below the exchanges' {with_exchanges}"
+        );
+        if plain > with_exchanges + 1e-6 {
+            recovered_any += 1;
+            exact += usize::from(after <= with_exchanges + 1e-6);
+        }
+    }
+    assert!(
+        recovered_any >= 5 && exact >= 1,
+        "{recovered_any} jumps, {exact} recovered"
+    );
 }

@@ -27,6 +27,11 @@ pub struct CoveringLp {
     /// The LP columns of the exchanges, and whether they are still active.
     exchanges: Vec<usize>,
     exchanges_active: bool,
+    /// Each exchange's coefficients (as `exchanges`) and its value at the last solve.
+    exchange_cols: Vec<Column>,
+    exchange_values: Vec<f64>,
+    /// The triples of [`CoveringLp::extend_exchanges`] in the LP.
+    triples: std::collections::HashSet<(usize, usize, usize)>,
 }
 
 /// An optimal solution of the covering LP.
@@ -54,6 +59,9 @@ impl CoveringLp {
             live: 0,
             exchanges: Vec::new(),
             exchanges_active: false,
+            exchange_cols: Vec::new(),
+            exchange_values: Vec::new(),
+            triples: std::collections::HashSet::new(),
         }
     }
 
@@ -137,12 +145,51 @@ impl CoveringLp {
             return Ok(());
         }
         for &(light, heavy) in pairs {
-            self.lp
-                .add_column(0.0, 0.0, f64::INFINITY, &[(light, 1.0), (heavy, -1.0)])?;
-            self.exchanges.push(self.lp.len() - 1);
+            self.push_exchange(vec![(light, 1.0), (heavy, -1.0)])?;
         }
         self.exchanges_active = true;
         Ok(())
+    }
+
+    /// Adds the exchange columns `e_j + e_k − e_heavy` (cost 0) of `triples` `(j, k, heavy)`
+    /// of distinct rows not in the LP yet, while the exchanges are active (after
+    /// [`CoveringLp::add_exchanges`]; they are dropped with them); returns how many were new.
+    /// In the dual: `π_j + π_k ≤ π_heavy`.
+    pub fn extend_exchanges(&mut self, triples: &[(usize, usize, usize)]) -> Result<usize> {
+        if !self.exchanges_active {
+            return Ok(0);
+        }
+        let mut added = 0;
+        for &(j, k, heavy) in triples {
+            let key = (j.min(k), j.max(k), heavy);
+            if j == k || j == heavy || k == heavy || !self.triples.insert(key) {
+                continue;
+            }
+            self.push_exchange(vec![(j, 1.0), (k, 1.0), (heavy, -1.0)])?;
+            added += 1;
+        }
+        Ok(added)
+    }
+
+    fn push_exchange(&mut self, col: Column) -> Result<()> {
+        self.lp.add_column(0.0, 0.0, f64::INFINITY, &col)?;
+        self.exchanges.push(self.lp.len() - 1);
+        self.exchange_cols.push(col);
+        Ok(())
+    }
+
+    /// The active exchanges of positive value at the last solve, with their coefficients
+    /// (`+1` on the light rows, `−1` on the heavy one).
+    pub fn used_exchanges(&self) -> Vec<(&Column, f64)> {
+        if !self.exchanges_active {
+            return Vec::new();
+        }
+        self.exchange_cols
+            .iter()
+            .zip(&self.exchange_values)
+            .filter(|(_, &y)| y > 1e-9)
+            .map(|(c, &y)| (c, y))
+            .collect()
     }
 
     /// The exchange columns are in the LP and not dropped.
@@ -193,7 +240,11 @@ impl CoveringLp {
 
     /// Solves the LP (warm after the first time); `Ok(None)` when the deadline stopped HiGHS.
     pub fn solve(&mut self, deadline: &Deadline) -> Result<Option<CoveringSolution>> {
-        Ok(self.lp.solve(deadline)?.map(|s| CoveringSolution {
+        let solved = self.lp.solve(deadline)?;
+        if let Some(s) = &solved {
+            self.exchange_values = self.exchanges.iter().map(|&k| s.primal[k]).collect();
+        }
+        Ok(solved.map(|s| CoveringSolution {
             value: s.value,
             primal: self
                 .lp_col
