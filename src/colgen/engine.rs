@@ -46,10 +46,11 @@ pub struct CgSettings {
     /// master solve the pricing's [`Pricing::violated_pairs`] at the master's duals join the
     /// master as exchange columns `e_j + e_k − e_heavy`, dropped with the others.
     pub pair_inequalities: bool,
-    /// When the exchanges leave the master, the bins its solution stands for (each used
-    /// exchange applied to the columns of positive value that hold its heavy row, at most
-    /// two a row) join it first, so the plain master resumes near the value it had with them
-    /// (`colgen::recover`).
+    /// When the exchanges leave the master, the bins its solution stands for (its columns
+    /// split as the used exchanges say, at most four new ones a row) join it, so the plain
+    /// master resumes near the value it had with them (`colgen::recover`): before the
+    /// re-solve when time is up, else when the plain master jumped and its integer bound is
+    /// not settled.
     pub recover_columns: bool,
     /// Iterations of the plain loop before the smoothing (fixed or self-adjusting) and the
     /// dual-optimal inequalities start (0: from the first): a loop that settles quickly keeps
@@ -265,7 +266,7 @@ impl CgOutcome {
 }
 
 /// `⌈bound⌉ = ⌈master⌉`: no column can lower the integer bound any more.
-fn settled(bound: f64, master: f64) -> bool {
+pub(super) fn settled(bound: f64, master: f64) -> bool {
     bound > 0.0 && ceil_with_tolerance(bound) >= ceil_with_tolerance(master)
 }
 
@@ -656,25 +657,16 @@ pub fn run<P: Pricing>(
         // The dual-optimal inequalities have done their part: the plain master again, whose
         // primal solution is a cover (re-solved even past the deadline, as the first master).
         with_exchanges = with_exchanges.min(last.value);
-        // The bins the exchanges stand for (`recover_columns`): added before the re-solve
-        // when time is up (one solve, and the last point must be a cover), else only when the
-        // plain master jumps above the value it had with the exchanges and the integer bound
-        // is not settled at that value.
-        let recovered = if settings.recover_columns {
-            super::recover::recovered_columns(master, &last.primal, 4 * demands.len())
-        } else {
-            Vec::new()
-        };
-        let late = deadline.expired();
-        if late {
-            columns_added += recovered.len();
-            for c in recovered.iter().cloned() {
-                master.add_column(c)?;
-            }
-        }
-        master.drop_exchanges()?;
-        let Some(mut again) = master.solve(&deadline.at_least(settings.first_master_seconds))?
-        else {
+        let (again, recovered) = super::recover::drop_exchanges(
+            master,
+            &last,
+            settings,
+            deadline,
+            bound,
+            with_exchanges,
+        )?;
+        columns_added += recovered;
+        let Some(again) = again else {
             // Out of time (n = 1,000 SOC items: more than the extra second). The last master
             // value, with the exchange columns, is still an upper bound on the LP optimum (the
             // inequalities are dual-optimal) and its duals are feasible for the plain LP; its
@@ -686,24 +678,6 @@ pub fn run<P: Pricing>(
             leans_on_exchanges = true;
             break Termination::TimeLimit;
         };
-        if !late
-            && !recovered.is_empty()
-            && again.value > with_exchanges * (1.0 + 1e-7)
-            && !settled(bound, again.value)
-        {
-            log::debug!(
-                "cg: master {:.6} without exchanges, {} columns recovered",
-                again.value,
-                recovered.len()
-            );
-            columns_added += recovered.len();
-            for c in recovered {
-                master.add_column(c)?;
-            }
-            if let Some(s) = master.solve(&deadline.at_least(settings.first_master_seconds))? {
-                again = s;
-            }
-        }
         last = again;
         log::debug!(
             "cg: exchanges dropped after {} iterations ({termination:?}), master {:.6}",

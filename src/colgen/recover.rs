@@ -7,7 +7,67 @@
 
 use std::collections::HashSet;
 
-use super::{Column, CoveringMaster};
+use super::engine::settled;
+use super::{CgSettings, Column, CoveringMaster, MasterSolution};
+use crate::error::Result;
+use crate::solver::Deadline;
+
+/// Drops the exchanges from `master` and re-solves it (even past the deadline, for
+/// `first_master_seconds`), with the bins behind the exchanges of `last` when
+/// `recover_columns` says so: before the re-solve when time is up (one solve, and the last
+/// point must be a cover), else only when the plain master jumps above `with_exchanges` and
+/// its integer bound is not settled at `bound`. The plain master (`None` when its re-solve did
+/// not finish) and the columns added.
+pub(super) fn drop_exchanges(
+    master: &mut CoveringMaster,
+    last: &MasterSolution,
+    settings: &CgSettings,
+    deadline: &Deadline,
+    bound: f64,
+    with_exchanges: f64,
+) -> Result<(Option<MasterSolution>, usize)> {
+    let recovered = if settings.recover_columns {
+        recovered_columns(master, &last.primal, 4 * master.demands().len())
+    } else {
+        Vec::new()
+    };
+    let mut added = 0;
+    let late = deadline.expired();
+    if late {
+        added = recovered.len();
+        for c in recovered.iter().cloned() {
+            master.add_column(c)?;
+        }
+    }
+    master.drop_exchanges()?;
+    let extra = deadline.at_least(settings.first_master_seconds);
+    let Some(plain) = master.solve(&extra)? else {
+        return Ok((None, added));
+    };
+    if late
+        || recovered.is_empty()
+        || plain.value <= with_exchanges * (1.0 + 1e-7)
+        || settled(bound, plain.value)
+    {
+        return Ok((Some(plain), added));
+    }
+    log::debug!(
+        "cg: master {:.6} without exchanges, {} columns recovered",
+        plain.value,
+        recovered.len()
+    );
+    added += recovered.len();
+    for c in recovered {
+        master.add_column(c)?;
+    }
+    // Out of time: the plain point, with the new columns at 0, is still the master's.
+    let again = master.solve(&extra)?.unwrap_or_else(|| {
+        let mut plain = plain;
+        plain.primal.resize(master.len(), 0.0);
+        plain
+    });
+    Ok((Some(again), added))
+}
 
 /// Bits of a column, to tell columns apart exactly.
 fn key(col: &Column) -> Vec<(usize, u64)> {
