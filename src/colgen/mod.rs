@@ -14,6 +14,7 @@ mod node;
 mod packing;
 mod pricing;
 mod recover;
+mod retire;
 pub mod safe;
 mod table;
 pub mod trace;
