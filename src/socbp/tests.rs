@@ -180,8 +180,9 @@ fn lagrangian_bound_is_above_every_bin() {
 /// default), one with the pairs' dual-optimal inequalities too (`pair_inequalities`), and one
 /// whose masters are solved by the interior point without crossover (`interior_master_from`
 /// 1, on a fifth of the cases; its loop may stop before it proves convergence, so it is held
-/// only to a bound below the others' LP value and a master not below it) reach the same root LP value on tiny random
-/// instances; every root bound lies below the brute-force optimum once rounded up.
+/// only to a bound below the others' LP value and a master not below it) reach the same root
+/// LP value on tiny random instances; every root bound lies below the brute-force optimum once
+/// rounded up.
 #[test]
 fn stabilised_and_plain_roots_reach_the_same_lp() {
     let mut rng = ChaCha8Rng::seed_from_u64(34);
