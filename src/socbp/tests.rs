@@ -271,42 +271,83 @@ fn violated_pairs_match_brute_force() {
         let pi: Vec<f64> = (0..n)
             .map(|_| (rng.random_range(0..8) as f64) * 0.125)
             .collect();
-        let got = super::pricing::violated_pairs(&inst, &pi);
-        for i in 0..n {
-            let mut best: Option<f64> = None;
-            for j in 0..n {
-                for k in j + 1..n {
-                    if j == i || k == i {
-                        continue;
-                    }
-                    let fits =
-                        inst.a[j] + inst.a[k] <= inst.a[i] && inst.b[j] + inst.b[k] <= inst.b[i];
-                    if fits && pi[j] + pi[k] > pi[i] + 1e-9 {
-                        best = Some(best.map_or(pi[j] + pi[k], |b: f64| b.max(pi[j] + pi[k])));
-                    }
-                }
-            }
-            let mine: Vec<_> = got.iter().filter(|t| t.2 == i).collect();
-            assert!(mine.len() <= 1, "case {case}: item {i} twice");
-            match (best, mine.first()) {
-                (None, None) => {}
-                (Some(b), Some(&&(j, k, _))) => {
-                    found += 1;
-                    assert!(j != k && j != i && k != i, "case {case}");
-                    assert!(
-                        inst.a[j] + inst.a[k] <= inst.a[i] && inst.b[j] + inst.b[k] <= inst.b[i],
-                        "case {case}: ({j}, {k}) does not fit in {i}'s place"
-                    );
-                    assert!(
-                        (pi[j] + pi[k] - b).abs() <= 1e-12,
-                        "case {case}: not the best pair"
-                    );
-                }
-                (b, m) => panic!("case {case}, item {i}: brute force {b:?}, separation {m:?}"),
-            }
-        }
+        found += check_pairs_by_brute_force(&inst, &pi, &format!("case {case}"));
     }
     assert!(found >= 20, "only {found} violated inequalities");
+}
+
+/// The same on the authors' instances of 200 items (types g, h, d), where the scans skip
+/// whole blocks of items: duals near each item's share of a bin, with noise so that pairs
+/// beat single items.
+#[test]
+fn violated_pairs_match_brute_force_on_generated_instances() {
+    use super::generate::{generate, Kind, Spec};
+    let mut rng = ChaCha8Rng::seed_from_u64(37);
+    let mut found = 0;
+    for (case, kind) in [Kind::G, Kind::H, Kind::D].into_iter().enumerate() {
+        let spec = Spec {
+            items: 200,
+            capacity: 72.0,
+            kind: Some(kind),
+            alpha: Some(0.9),
+            datagen: true,
+            d: None,
+            a_min: None,
+            a_max: None,
+            b_max: None,
+            seed: case as u64 + 1,
+        };
+        let inst = generate(&spec);
+        let pi: Vec<f64> = (0..inst.len())
+            .map(|i| {
+                let load = inst.a[i] + inst.d * inst.b[i].sqrt();
+                load / inst.capacity * rng.random_range(0.6..1.4)
+            })
+            .collect();
+        found += check_pairs_by_brute_force(&inst, &pi, &format!("type {}", kind.letter()));
+    }
+    assert!(found >= 30, "only {found} violated inequalities");
+}
+
+/// Compares [`super::pricing::violated_pairs`] at `pi` with a brute force over all pairs;
+/// the number of items with a violated inequality.
+fn check_pairs_by_brute_force(inst: &Instance, pi: &[f64], case: &str) -> usize {
+    let n = inst.len();
+    let got = super::pricing::violated_pairs(inst, pi);
+    let mut found = 0;
+    for i in 0..n {
+        let mut best: Option<f64> = None;
+        for j in 0..n {
+            for k in j + 1..n {
+                if j == i || k == i {
+                    continue;
+                }
+                let fits = inst.a[j] + inst.a[k] <= inst.a[i] && inst.b[j] + inst.b[k] <= inst.b[i];
+                if fits && pi[j] + pi[k] > pi[i] + 1e-9 {
+                    best = Some(best.map_or(pi[j] + pi[k], |b: f64| b.max(pi[j] + pi[k])));
+                }
+            }
+        }
+        let mine: Vec<_> = got.iter().filter(|t| t.2 == i).collect();
+        assert!(mine.len() <= 1, "{case}: item {i} twice");
+        match (best, mine.first()) {
+            (None, None) => {}
+            (Some(b), Some(&&(j, k, _))) => {
+                found += 1;
+                assert!(j != k && j != i && k != i, "{case}");
+                assert!(
+                    inst.a[j] + inst.a[k] <= inst.a[i] && inst.b[j] + inst.b[k] <= inst.b[i],
+                    "{case}: ({j}, {k}) does not fit in {i}'s place"
+                );
+                assert!(
+                    (pi[j] + pi[k] - b).abs() <= 1e-12,
+                    "{case}: not the best pair"
+                );
+            }
+            (b, m) => panic!("{case}, item {i}: brute force {b:?}, separation {m:?}"),
+        }
+    }
+    found
 }
 
 /// Every dominance pair is a valid swap: the light item is at most the heavy one in both
