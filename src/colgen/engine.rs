@@ -70,7 +70,7 @@ pub struct CgSettings {
     /// … and the master is within this fraction of the bound. The integer bound is settled
     /// as soon as the ceilings meet, but the integer finish still gains from better columns:
     /// stopping at the first meeting left Falkenauer U at 14/80 optimal, a 1e-3 margin at
-    /// 67/80 (docs/results.md).
+    /// 67/80 (an earlier session; docs/results.md's history in git).
     pub closure_gap: f64,
     /// Tailing off: once the integer bound is settled, stop when the master value fell by
     /// less than `tail_gap × master` over the last `tail_iterations` iterations (0: never).

@@ -59,7 +59,7 @@ pub struct PackingSettings {
     /// Seconds of the whole at most (also without a time limit). Where they prove (memory-
     /// bound instances of about 100 tasks on 64 hosts) the root LP does it within 10 ms; at
     /// 250 tasks and more its column generation does not converge within 10 s
-    /// (docs/results.md, "`exact` with the packing bound"), so a short cap.
+    /// (models/vcsched.md, "The packing bound and proof"), so a short cap.
     pub max_seconds: f64,
     /// The LP decisions dive for a packing when they cannot refute (a better incumbent).
     pub lp_dives: bool,
