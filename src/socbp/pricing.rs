@@ -513,12 +513,12 @@ pub(super) fn violated_pairs(inst: &Instance, pi: &[f64]) -> Vec<(usize, usize, 
     order.sort_by(|&x, &y| pi[y].total_cmp(&pi[x]).then(x.cmp(&y)));
     let sorted = SortedItems::new(inst, pi, &order);
     let mut out = Vec::new();
-    for i in 0..n {
+    for (i, &pi_i) in pi.iter().enumerate().take(n) {
         let (ai, bi) = (inst.a[i], inst.b[i]);
         let mut best: Option<(f64, usize, usize)> = None;
         let mut from = 0;
         loop {
-            let floor = best.map_or(pi[i] + TOL, |b| b.0);
+            let floor = best.map_or(pi_i + TOL, |b| b.0);
             let Some(p) = sorted.next_fit(from, ai, bi, i, |pk| 2.0 * pk <= floor) else {
                 break;
             };
@@ -584,7 +584,7 @@ impl SortedItems {
             if stop(self.pi[q]) {
                 return None;
             }
-            if q % PAIR_BLOCK == 0 {
+            if q.is_multiple_of(PAIR_BLOCK) {
                 let c = q / PAIR_BLOCK;
                 if self.block_a[c] > ra || self.block_b[c] > rb {
                     q += PAIR_BLOCK;
