@@ -86,10 +86,10 @@ pub struct Settings {
 
 /// The aggregated root's column generation: self-adjusting Wentges smoothing, the
 /// dual-optimal inequalities of the item types' weights, 30 columns per round. Measured on
-/// AI/ANI 402 (an earlier session; docs/results.md's history in git): the root converged in 4.3–6.1 s against
-/// more than 19 s without them. At most 2 columns a row in the master's LP (column
-/// management, models/packing.md §2): the AI/ANI 600 roots settle in 6.4–9.9 s instead of
-/// 10.2–17.0 s.
+/// AI/ANI 402 (an earlier session; docs/results.md's history in git): the root converged in
+/// 4.3–6.1 s against more than 19 s without them. At most 2 columns a row in the master's LP
+/// (column management, models/packing.md §2): the AI/ANI 600 roots settle in 6.4–9.9 s
+/// instead of 10.2–17.0 s.
 pub fn root_cg() -> CgSettings {
     CgSettings {
         smoothing_auto: true,
