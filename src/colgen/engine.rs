@@ -81,6 +81,12 @@ pub struct CgSettings {
     /// after new columns, dual after edits; `dual`, `primal`, `ipm`), see
     /// [`crate::solver::MasterLp`].
     pub master_lp: crate::solver::MasterLp,
+    /// Masters of at least this many rows are solved by HiGHS's interior point without
+    /// crossover (`ipm-no-crossover`: duals from the middle of the optimal face, each solve
+    /// from scratch), whatever `master_lp` says; 0: never. Large masters full of exchange
+    /// columns spend most of a warm simplex in pricing its columns (models/packing.md §8,
+    /// "The master's LP by size"); SOC packing sets 700.
+    pub interior_master_from: usize,
     /// Seconds the first master LP gets even past the deadline: without a master there is
     /// nothing to report.
     pub first_master_seconds: f64,
@@ -113,6 +119,7 @@ impl Default for CgSettings {
             tail_gap: 1e-4,
             first_master_seconds: 1.0,
             master_lp: crate::solver::MasterLp::Warm,
+            interior_master_from: 0,
             cutoff: None,
             give_up_at: None,
         }
@@ -372,7 +379,12 @@ pub fn run<P: Pricing>(
     };
     let (mut mispriced, mut columns_added) = (0usize, 0usize);
     let mut best_farley = 0.0;
-    master.set_algorithm(settings.master_lp);
+    let large = settings.interior_master_from > 0 && demands.len() >= settings.interior_master_from;
+    master.set_algorithm(if large {
+        crate::solver::MasterLp::IpmNoCrossover
+    } else {
+        settings.master_lp
+    });
     // The first solve gets at least a little time: without a master there is nothing to report.
     if settings.dual_optimal_inequalities && settings.stabilise_after == 0 {
         master.add_exchanges(&pricing.dominance())?;

@@ -64,13 +64,6 @@ pub struct Settings {
     pub bp: BpSettings,
     /// `experiment socbp-cloud`: seconds per instance (`solve` takes `--time-limit`).
     pub study_seconds: f64,
-    /// Instances of at least this many items solve every master LP by HiGHS's interior point
-    /// without crossover (`bp.cg.master_lp = "ipm-no-crossover"`: duals from the middle of
-    /// the optimal face, each solve from scratch), whatever `bp.cg.master_lp` says; 0: never
-    /// (`bp.cg.master_lp` then rules). Measured on issue 34's sets (models/packing.md §8,
-    /// "The master's LP by size"): at n = 1,000 the roots settled within 120 s went from
-    /// 6 to 9 of 12; at n = 400 the warm simplex is better (32 roots within 30 s against 28).
-    pub interior_master_from: usize,
 }
 
 impl Default for Settings {
@@ -97,11 +90,14 @@ impl Default for Settings {
         // 30 → 32.
         bp.cg.pair_inequalities = true;
         bp.cg.recover_columns = true;
+        // Masters of 700 rows (items) and more by the interior point (models/packing.md §8,
+        // "The master's LP by size"): at n = 1,000 the roots settled within 120 s went from
+        // 6 to 9 of 12; at n = 400 the warm simplex is better (32 roots within 30 s against 28).
+        bp.cg.interior_master_from = 700;
         Settings {
             pricing: PricingSettings::default(),
             bp,
             study_seconds: 60.0,
-            interior_master_from: 700,
         }
     }
 }
@@ -185,10 +181,6 @@ pub fn solve(
                 let mut bp = settings.bp.clone();
                 if method == Method::Cg {
                     bp.node_limit = 1;
-                }
-                let from = settings.interior_master_from;
-                if from > 0 && inst.len() >= from {
-                    bp.cg.master_lp = crate::solver::MasterLp::IpmNoCrossover;
                 }
                 let out = branch_and_price(inst.len(), &mut pricing, cols, &bp, deadline)?;
                 stats.insert("nodes".into(), out.nodes as f64);

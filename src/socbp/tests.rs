@@ -178,7 +178,7 @@ fn lagrangian_bound_is_above_every_bin() {
 /// with the grid refined at every pricing call (`grid_refine_lazily = false`), and one that
 /// keeps at most half a column a row in the master's LP (column management far past its
 /// default), one with the pairs' dual-optimal inequalities too (`pair_inequalities`), and one
-/// whose masters are solved by the interior point without crossover (`interior_master_from`
+/// whose masters are solved by the interior point without crossover (`bp.cg.interior_master_from`
 /// 1, on a fifth of the cases; its loop may stop before it proves convergence, so it is held
 /// only to a bound below the others' LP value and a master not below it) reach the same root
 /// LP value on tiny random instances; every root bound lies below the brute-force optimum once
@@ -210,7 +210,7 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
             settings.bp.cg.live_columns_per_row = live;
             settings.bp.cg.pair_inequalities = pairs;
             settings.pricing.grid_refine_lazily = lazy;
-            settings.interior_master_from = interior;
+            settings.bp.cg.interior_master_from = interior;
             let sol = solve(&inst, Method::Cg, &settings, &Deadline::none()).unwrap();
             let s = &sol.certificate.stats;
             // No root when the heuristic's packing already meets the closed-form bound.
