@@ -4,6 +4,7 @@ use super::aggregate::{self, Types};
 use super::cut_pricing::CutKnapsack;
 use super::instance::Instance;
 use super::local::{self, LocalSettings};
+use super::tight::{self, Tight, TightSettings};
 use crate::colgen::vector::{fit_decreasing, BinKnapsack, PricingSettings};
 use crate::colgen::{
     branch_and_price, check_partition, partition, subset_row_root, unit_columns, BpEnd, BpSettings,
@@ -72,6 +73,9 @@ pub struct Settings {
     pub study_seconds: f64,
     /// One dimension: the local search that lowers the bin count before and after the root.
     pub local: LocalSettings,
+    /// One dimension: bin completion into as many bins as the bound when the waste that
+    /// leaves is small (`tight.rs`; the perfect packings of AI).
+    pub tight: TightSettings,
     /// With identical items, column generation and dives over item types first (the
     /// cutting-stock master); the unit-item tree only when they leave a gap.
     pub aggregate: bool,
@@ -118,6 +122,7 @@ impl Default for Settings {
             },
             study_seconds: 10.0,
             local: LocalSettings::default(),
+            tight: TightSettings::default(),
             aggregate: true,
             cuts: CutSettings::default(),
             root_cg: root_cg(),
@@ -177,6 +182,22 @@ pub fn solve(
                 Some(w) => local::improve(w, cap, start, lower, share, &settings.local, deadline),
                 None => start,
             };
+            // Bin completion into `lower` bins when little waste is allowed (`tight.rs`):
+            // after the root's enumeration, before its dives (or before the tree).
+            let tight = |start: Vec<Vec<usize>>, lower: u64| match &weights {
+                Some(w) if start.len() as u64 > lower => {
+                    let secs = deadline
+                        .remaining_secs()
+                        .map_or(settings.local.unlimited_seconds, |l| {
+                            l * settings.tight.share
+                        });
+                    match tight::pack(w, cap, lower, &settings.tight, &deadline.capped(secs)) {
+                        Tight::Found(bins) => bins,
+                        _ => start,
+                    }
+                }
+                _ => start,
+            };
             if let Some(w) = &weights {
                 let l2 = local::l2_bound(w, cap);
                 raise(&mut lower, &mut proof, l2, &|| Proof::closed_form("l2"));
@@ -197,6 +218,9 @@ pub fn solve(
             } else {
                 settings.local.share_after_root
             };
+            if !aggregated {
+                start = tight(start, lower);
+            }
             start = local(start, lower, share);
             phase("local search", start.len(), lower);
             if aggregated {
@@ -214,7 +238,10 @@ pub fn solve(
                     &settings.bp,
                     &root_bp.cg,
                     deadline,
-                    |bins, bound| local(bins, bound.max(lower), settings.local.share_after_root),
+                    |bins, bound| {
+                        let bins = tight(bins, bound.max(lower));
+                        local(bins, bound.max(lower), settings.local.share_after_root)
+                    },
                 )?;
                 let by_pricing = root.bound == ceil_with_tolerance(root.lp);
                 let root_proof = || match (&root.duals, by_pricing) {

@@ -1,0 +1,620 @@
+//! A packing into exactly `k` bins when the waste it may leave, `k·C − Σw`, is small: bin
+//! completion (Korf 2002) under that waste budget, the most constrained item first.
+//!
+//! Every bin of a `k`-bin packing wastes its room `C − load`, and the rooms add up to at most
+//! `W = k·C − Σw`. The search opens one bin at a time around a *pivot* item and fills it with
+//! a *completion*: a set of the items left whose weight lies in `[room − W_left, room]`. With
+//! `W = 0` (the perfect packings of BPPLIB's AI instances) every completion fills its bin
+//! exactly, so an item has few of them, and the pivot is the item with the fewest: among the
+//! items above `C/2` (each in a bin of its own), the one with the fewest completions of one
+//! or two items; once none is left, the largest item. A completion's last item is looked up
+//! by weight, not searched for.
+//!
+//! The search is complete when no node had more completions than `branching` and it ran to
+//! the end: then no `k`-bin packing exists. The caller uses only what it finds (a packing is
+//! checked complete and feasible); a complete search without one is reported, not claimed.
+
+use crate::solver::Deadline;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// Settings of the search.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TightSettings {
+    /// Run it at all (one dimension, when the packing is one bin above the bound).
+    pub enabled: bool,
+    /// Nodes (bins opened) at most.
+    pub node_limit: u64,
+    /// Completions tried per pivot at most (beyond, the search is incomplete).
+    pub branching: usize,
+    /// Share of the time left it may take.
+    pub share: f64,
+    /// Only when the waste budget `k·C − Σw` is at most this share of a bin.
+    pub max_waste: f64,
+    /// Restarts: the first run's nodes (doubling each restart; 0: one run, no restart).
+    /// Each restart perturbs the order of the completions (ties and scores), seeded.
+    pub restart_nodes: u64,
+    /// Seed of the restarts' perturbations.
+    pub seed: u64,
+}
+
+impl Default for TightSettings {
+    fn default() -> Self {
+        TightSettings {
+            enabled: true,
+            node_limit: 20_000,
+            branching: 64,
+            share: 0.1,
+            max_waste: 0.05,
+            restart_nodes: 200,
+            seed: 1,
+        }
+    }
+}
+
+/// What the search ended with.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tight {
+    /// A packing into the bins asked (indices into the weights), checked.
+    Found(Vec<Vec<usize>>),
+    /// The search ran to the end without one, with no pivot's completions cut.
+    Exhausted,
+    /// A limit stopped it, or the budget was too large to try.
+    Unknown,
+}
+
+/// Item types: distinct weights, decreasing, with the items of each.
+struct Types {
+    w: Vec<u64>,
+    items: Vec<Vec<usize>>,
+}
+
+/// The search's state.
+struct Search<'a> {
+    t: &'a Types,
+    cap: u64,
+    left: Vec<usize>,
+    nodes: u64,
+    limit: u64,
+    branching: usize,
+    cut: bool,
+    deadline: &'a Deadline,
+    /// Per open bin: (pivot type, completion as (type, copies)).
+    chosen: Vec<(usize, Vec<(usize, usize)>)>,
+    /// Words of each row of [`Search::reach`], and the type of its first row.
+    stride: usize,
+    base: usize,
+    /// Per type `k` (and one past the last), the sums the items left of types `k..` reach.
+    reach: Vec<u64>,
+    /// The most bins open at once.
+    deepest: usize,
+    /// Per type: how many small completions of the large items left use it (weighted by
+    /// their copies), from the last pivot choice.
+    demand: Vec<f64>,
+    /// The perturbation of the completions' scores (0 on the first run).
+    noise: f64,
+    rng: ChaCha8Rng,
+}
+
+impl Search<'_> {
+    /// The sums (up to the last build's limit) of the items left of types `k..`; `k` at
+    /// least the first type within that limit.
+    fn row(&self, k: usize) -> &[u64] {
+        let at = (k - self.base) * self.stride;
+        &self.reach[at..at + self.stride]
+    }
+
+    /// Rebuilds [`Search::reach`] from the items left, for sums up to `limit`: rows only for
+    /// the types of weight at most `limit`.
+    fn build_reach(&mut self, limit: u64) {
+        let n = self.t.w.len();
+        let base = self.t.w.partition_point(|&x| x > limit);
+        let words = limit as usize / 64 + 1;
+        (self.base, self.stride) = (base, words);
+        self.reach.resize((n + 1 - base) * words, 0);
+        let last = (n - base) * words;
+        self.reach[last..last + words].fill(0);
+        self.reach[last] = 1;
+        for k in (base..n).rev() {
+            let at = (k - base) * words;
+            let (head, tail) = self.reach.split_at_mut(at + words);
+            let row = &mut head[at..];
+            row.copy_from_slice(&tail[..words]);
+            let w = self.t.w[k] as usize;
+            for _ in 0..self.left[k].min(limit as usize / w.max(1)) {
+                shift_or(row, w);
+            }
+            mask(row, limit as usize);
+        }
+    }
+
+    /// Completions of one or two items for room `room` (pivot `p` taken), counted up to
+    /// `cap`; each adds `weight` to the demand of the types it uses.
+    fn small_count(&mut self, p: usize, room: u64, waste: u64, cap: usize, weight: f64) -> usize {
+        self.left[p] -= 1;
+        let lo = room.saturating_sub(waste);
+        let mut n = 0;
+        let w = &self.t.w;
+        let first = w.partition_point(|&x| x > room);
+        for a in first..w.len() {
+            if n >= cap {
+                break;
+            }
+            if self.left[a] == 0 {
+                continue;
+            }
+            if w[a] >= lo {
+                n += 1;
+                self.demand[a] += weight;
+                continue;
+            }
+            // Pairs `a ≤ b` by index: b's weight in [lo − w_a, room − w_a].
+            let (r, rlo) = (room - w[a], lo - w[a]);
+            let start = w.partition_point(|&x| x > r).max(a);
+            for (k, &wk) in w.iter().enumerate().skip(start) {
+                if wk < rlo || n >= cap {
+                    break;
+                }
+                if self.left[k] > usize::from(k == a) {
+                    n += 1;
+                    self.demand[a] += weight;
+                    self.demand[k] += weight;
+                }
+            }
+        }
+        self.left[p] += 1;
+        n.min(cap)
+    }
+
+    /// Every completion (beyond `branching`, the first `branching + 1`) of room `room` with
+    /// a total in `[room − waste, room]` from the types at `from` on, largest items first;
+    /// `acc` the copies taken so far. The reach tables prune every branch that cannot end
+    /// in a completion.
+    fn completions(
+        &self,
+        room: u64,
+        waste: u64,
+        from: usize,
+        cap: usize,
+        acc: &mut Vec<(usize, usize)>,
+        out: &mut Vec<Vec<(usize, usize)>>,
+    ) {
+        let lo = room.saturating_sub(waste);
+        if lo == 0 {
+            out.push(acc.clone());
+        }
+        let w = &self.t.w;
+        let start = w.partition_point(|&x| x > room).max(from);
+        for (a, &wa) in w.iter().enumerate().skip(start) {
+            if out.len() > cap || !any_in(self.row(a), lo.max(1), room) {
+                return;
+            }
+            if self.left[a] == 0 {
+                continue;
+            }
+            let most = (self.left[a] as u64).min(room / wa) as usize;
+            for c in (1..=most).rev() {
+                let rest = room - wa * c as u64;
+                // What is left must be reachable by the types after `a`.
+                if !any_in(self.row(a + 1), rest.saturating_sub(waste), rest) {
+                    continue;
+                }
+                acc.push((a, c));
+                self.completions(rest, waste, a + 1, cap, acc, out);
+                acc.pop();
+                if out.len() > cap {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The pivot type: among the types above `C/2` with items left, the fewest completions
+    /// of one or two items; else the largest type left. `None` when no item is left;
+    /// `Some(None)` when some item above `C/2` has no completion at all.
+    fn pivot(&mut self, waste: u64) -> Option<Option<usize>> {
+        let half = self.cap / 2;
+        self.demand.clear();
+        self.demand.resize(self.t.w.len(), 0.0);
+        let mut best: Option<(usize, usize)> = None;
+        let mut built = false;
+        for k in 0..self.t.w.len() {
+            if self.t.w[k] <= half {
+                break;
+            }
+            if self.left[k] == 0 {
+                continue;
+            }
+            let room = self.cap - self.t.w[k];
+            // Counted up to the best so far (it cannot win beyond), at least to 1.
+            let cap = best.map_or(64, |b| b.1.max(1));
+            let n = self.small_count(k, room, waste, cap, self.left[k] as f64);
+            // No small completion: any at all? Its items all weigh less than it, so the
+            // reach of everything left with sums up to `C/2` decides.
+            if n == 0 {
+                if !built {
+                    self.build_reach(half);
+                    built = true;
+                }
+                if !any_in(self.row(self.base), room.saturating_sub(waste), room) {
+                    return Some(None);
+                }
+            }
+            if best.is_none_or(|b| n < b.1) {
+                best = Some((k, n));
+            }
+        }
+        match best {
+            Some(b) => Some(Some(b.0)),
+            None => (0..self.t.w.len()).find(|&k| self.left[k] > 0).map(Some),
+        }
+    }
+
+    /// Opens bins until every item is packed: `true` when it found a packing.
+    fn dfs(&mut self, bins: u64, waste: u64) -> bool {
+        let p = match self.pivot(waste) {
+            None => return true,
+            Some(None) => return false,
+            Some(Some(p)) => p,
+        };
+        if bins == 0 {
+            return false;
+        }
+        if self.nodes >= self.limit || self.deadline.expired() {
+            self.cut = true;
+            return false;
+        }
+        self.nodes += 1;
+        self.deepest = self.deepest.max(self.chosen.len());
+        let room = self.cap - self.t.w[p];
+        self.left[p] -= 1;
+        self.build_reach(room);
+        let mut out = Vec::new();
+        self.completions(room, waste, 0, self.branching, &mut Vec::new(), &mut out);
+        if out.len() > self.branching {
+            self.cut = true;
+            out.truncate(self.branching);
+        }
+        // Least constraining first: the completion whose items the other large items' small
+        // completions want least, per copy left.
+        let score = |comp: &Vec<(usize, usize)>| -> f64 {
+            comp.iter()
+                .map(|&(k, c)| c as f64 * self.demand[k] / self.left[k] as f64)
+                .sum()
+        };
+        let noise = self.noise;
+        let rng = &mut self.rng;
+        let mut jitter = |x: f64| {
+            x * (1.0 + noise * rng.random_range(0.0..1.0)) + noise * rng.random_range(0.0..1.0)
+        };
+        let items = |comp: &Vec<(usize, usize)>| comp.iter().map(|&(_, c)| c).sum::<usize>();
+        let mut scored: Vec<(usize, f64, usize)> = out
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (items(c), jitter(score(c)), i))
+            .collect();
+        scored.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)).then(x.2.cmp(&y.2)));
+        let mut out: Vec<Option<Vec<(usize, usize)>>> = out.into_iter().map(Some).collect();
+        let out: Vec<Vec<(usize, usize)>> = scored
+            .iter()
+            .filter_map(|&(_, _, i)| out[i].take())
+            .collect();
+        for comp in out {
+            let used: u64 = comp.iter().map(|&(k, c)| self.t.w[k] * c as u64).sum();
+            let spent = room - used;
+            for &(k, c) in &comp {
+                self.left[k] -= c;
+            }
+            self.chosen.push((p, comp));
+            if self.dfs(bins - 1, waste - spent) {
+                return true;
+            }
+            let (_, comp) = self.chosen.pop().expect("the bin just pushed");
+            for &(k, c) in &comp {
+                self.left[k] += c;
+            }
+            if self.nodes >= self.limit || self.deadline.expired() {
+                self.cut = true;
+                break;
+            }
+        }
+        self.left[p] += 1;
+        false
+    }
+}
+
+/// `row |= row << w` (bit `s` is the sum `s`).
+fn shift_or(row: &mut [u64], w: usize) {
+    let (q, r) = (w / 64, w % 64);
+    for i in (q..row.len()).rev() {
+        let lo = row[i - q];
+        let carry = if r > 0 && i > q {
+            row[i - q - 1] >> (64 - r)
+        } else {
+            0
+        };
+        row[i] |= if r > 0 { (lo << r) | carry } else { lo };
+    }
+}
+
+/// Clears the bits above `cap`.
+fn mask(row: &mut [u64], cap: usize) {
+    let (q, r) = ((cap + 1) / 64, (cap + 1) % 64);
+    if q < row.len() {
+        row[q] &= (1u64 << r) - 1;
+        row[q + 1..].fill(0);
+    }
+}
+
+/// Whether some bit in `[lo, hi]` is set.
+fn any_in(row: &[u64], lo: u64, hi: u64) -> bool {
+    let (lo, hi) = (lo as usize, (hi as usize).min(row.len() * 64 - 1));
+    if lo > hi {
+        return false;
+    }
+    let (a, b) = (lo / 64, hi / 64);
+    let first = u64::MAX << (lo % 64);
+    let last = u64::MAX >> (63 - hi % 64);
+    if a == b {
+        return row[a] & first & last != 0;
+    }
+    row[a] & first != 0 || row[a + 1..b].iter().any(|&x| x != 0) || row[b] & last != 0
+}
+
+/// Looks for a packing of `weights` into `bins` bins of capacity `cap`.
+pub fn pack(
+    weights: &[u64],
+    cap: u64,
+    bins: u64,
+    settings: &TightSettings,
+    deadline: &Deadline,
+) -> Tight {
+    let total: u128 = weights.iter().map(|&w| w as u128).sum();
+    if total > bins as u128 * cap as u128 || weights.iter().any(|&w| w > cap) {
+        return Tight::Exhausted;
+    }
+    let waste = (bins as u128 * cap as u128 - total) as u64;
+    // (Weightless items would have no bound on their copies in a bin; none in BPPLIB.)
+    if !settings.enabled || waste as f64 > settings.max_waste * cap as f64 || weights.contains(&0) {
+        return Tight::Unknown;
+    }
+    let mut order: Vec<usize> = (0..weights.len()).collect();
+    order.sort_by(|&x, &y| weights[y].cmp(&weights[x]).then(x.cmp(&y)));
+    let mut t = Types {
+        w: Vec::new(),
+        items: Vec::new(),
+    };
+    for i in order {
+        if t.w.last() == Some(&weights[i]) {
+            t.items.last_mut().expect("a type").push(i);
+        } else {
+            t.w.push(weights[i]);
+            t.items.push(vec![i]);
+        }
+    }
+    let left = t.items.iter().map(Vec::len).collect();
+    let mut s = Search {
+        t: &t,
+        cap,
+        left,
+        nodes: 0,
+        limit: settings.node_limit,
+        branching: settings.branching,
+        cut: false,
+        deadline,
+        chosen: Vec::new(),
+        stride: 0,
+        base: 0,
+        reach: Vec::new(),
+        deepest: 0,
+        demand: Vec::new(),
+        noise: 0.0,
+        rng: ChaCha8Rng::seed_from_u64(settings.seed),
+    };
+    let mut run = settings.restart_nodes;
+    let mut found = false;
+    let mut runs = 0;
+    loop {
+        s.limit = if run == 0 {
+            settings.node_limit
+        } else {
+            (s.nodes + run).min(settings.node_limit)
+        };
+        s.cut = false;
+        s.chosen.clear();
+        runs += 1;
+        if s.dfs(bins, waste) {
+            found = true;
+            break;
+        }
+        if !s.cut || run == 0 || s.nodes >= settings.node_limit || deadline.expired() {
+            break;
+        }
+        run *= 2;
+        s.noise = 1.0;
+    }
+    log::debug!("tight packing: {runs} runs");
+    if found {
+        let mut next = vec![0usize; t.w.len()];
+        let mut take = |k: usize| {
+            let i = t.items[k][next[k]];
+            next[k] += 1;
+            i
+        };
+        let packing: Vec<Vec<usize>> = s
+            .chosen
+            .iter()
+            .map(|(p, comp)| {
+                let mut bin = vec![take(*p)];
+                for &(k, c) in comp {
+                    bin.extend((0..c).map(|_| take(k)));
+                }
+                bin
+            })
+            .collect();
+        log::debug!(
+            "tight packing: {} bins found in {} nodes (waste budget {waste})",
+            packing.len(),
+            s.nodes
+        );
+        return match checked(weights, cap, bins, packing) {
+            Some(p) => Tight::Found(p),
+            None => Tight::Unknown,
+        };
+    }
+    log::debug!(
+        "tight packing: none in {} nodes, {} bins at most (waste budget {waste}, {})",
+        s.nodes,
+        s.deepest,
+        if s.cut { "cut short" } else { "complete" }
+    );
+    if s.cut {
+        Tight::Unknown
+    } else {
+        Tight::Exhausted
+    }
+}
+
+/// The packing when it holds every item once, in at most `bins` bins within `cap`.
+fn checked(
+    weights: &[u64],
+    cap: u64,
+    bins: u64,
+    packing: Vec<Vec<usize>>,
+) -> Option<Vec<Vec<usize>>> {
+    let mut seen = vec![false; weights.len()];
+    for bin in &packing {
+        if bin.iter().map(|&i| weights[i]).sum::<u64>() > cap {
+            return None;
+        }
+        for &i in bin {
+            if std::mem::replace(&mut seen[i], true) {
+                return None;
+            }
+        }
+    }
+    (packing.len() as u64 <= bins && seen.iter().all(|&s| s)).then_some(packing)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::binpacking::tests::min_bins;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Settings under which the search is complete: no cut on the completions, no node
+    /// limit that a tiny instance reaches, any waste.
+    fn complete() -> TightSettings {
+        TightSettings {
+            branching: 1_000_000,
+            node_limit: u64::MAX,
+            max_waste: f64::INFINITY,
+            ..TightSettings::default()
+        }
+    }
+
+    fn valid(w: &[u64], cap: u64, bins: u64, p: &[Vec<usize>]) -> bool {
+        checked(w, cap, bins, p.to_vec()).is_some()
+    }
+
+    /// On tiny random instances, with every bin count from the volume bound up: a packing
+    /// exactly when brute force says one exists, and a complete search's "none" exactly
+    /// when it says none does.
+    #[test]
+    fn agrees_with_brute_force_on_tiny_instances() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let (mut found, mut none) = (0, 0);
+        for case in 0..300 {
+            let n = rng.random_range(1..=9);
+            let cap = rng.random_range(10..=40u64);
+            let w: Vec<u64> = (0..n).map(|_| rng.random_range(1..=cap)).collect();
+            let opt = min_bins(&w, cap) as u64;
+            let volume = w.iter().sum::<u64>().div_ceil(cap);
+            for bins in volume..=opt {
+                match pack(&w, cap, bins, &complete(), &Deadline::none()) {
+                    Tight::Found(p) => {
+                        assert!(bins >= opt, "case {case}: {bins} bins found, optimum {opt}");
+                        assert!(valid(&w, cap, bins, &p), "case {case}: invalid {p:?}");
+                        found += 1;
+                    }
+                    Tight::Exhausted => {
+                        assert!(bins < opt, "case {case}: none in {bins}, optimum {opt}");
+                        none += 1;
+                    }
+                    Tight::Unknown => panic!("case {case}: a complete search gave no answer"),
+                }
+            }
+        }
+        assert!(found >= 250 && none >= 30, "found {found}, none {none}");
+    }
+
+    /// Planted perfect packings (each bin's capacity cut into 2–4 items, shuffled; waste 0,
+    /// the AI instances' case) are found within 20,000 nodes on most cases, and never
+    /// declared impossible.
+    #[test]
+    fn finds_planted_perfect_packings() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let settings = TightSettings {
+            node_limit: 20_000,
+            ..TightSettings::default()
+        };
+        let mut found = 0;
+        for case in 0..40 {
+            let cap = rng.random_range(1_000..=20_000u64);
+            let bins = rng.random_range(2..=30u64);
+            let mut w = Vec::new();
+            for _ in 0..bins {
+                let parts = rng.random_range(2..=4);
+                let mut cuts: Vec<u64> = (1..parts).map(|_| rng.random_range(1..cap)).collect();
+                cuts.sort_unstable();
+                cuts.dedup();
+                let mut last = 0;
+                for c in cuts.into_iter().chain([cap]) {
+                    w.push(c - last);
+                    last = c;
+                }
+            }
+            for i in (1..w.len()).rev() {
+                w.swap(i, rng.random_range(0..=i));
+            }
+            match pack(&w, cap, bins, &settings, &Deadline::none()) {
+                Tight::Found(p) => {
+                    assert!(valid(&w, cap, bins, &p), "case {case}");
+                    found += 1;
+                }
+                Tight::Exhausted => panic!("case {case}: none claimed for a planted packing"),
+                Tight::Unknown => {}
+            }
+        }
+        eprintln!("planted packings found: {found} of 40");
+        assert!(found >= 34, "found {found} of 40");
+    }
+
+    /// A budget above `max_waste` is not tried, and a passed deadline gives no answer.
+    #[test]
+    fn limits_give_no_answer() {
+        let w = [6, 6, 6, 4, 4, 4];
+        let settings = TightSettings {
+            max_waste: 0.1,
+            ..TightSettings::default()
+        };
+        assert_eq!(
+            pack(&w, 10, 4, &settings, &Deadline::none()),
+            Tight::Unknown
+        );
+        assert_eq!(
+            pack(&w, 10, 2, &settings, &Deadline::none()),
+            Tight::Exhausted
+        );
+        let gone = Deadline::after(Some(0.0));
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        assert_eq!(pack(&w, 10, 3, &complete(), &gone), Tight::Unknown);
+        assert!(matches!(
+            pack(&w, 10, 3, &complete(), &Deadline::none()),
+            Tight::Found(_)
+        ));
+    }
+}
