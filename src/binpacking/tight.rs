@@ -290,18 +290,13 @@ impl Search<'_> {
             x * (1.0 + noise * rng.random_range(0.0..1.0)) + noise * rng.random_range(0.0..1.0)
         };
         let items = |comp: &Vec<(usize, usize)>| comp.iter().map(|&(_, c)| c).sum::<usize>();
-        let mut scored: Vec<(usize, f64, usize)> = out
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (items(c), jitter(score(c)), i))
+        // Stable: equal keys keep the enumeration's order.
+        let mut keyed: Vec<_> = out
+            .into_iter()
+            .map(|c| (items(&c), jitter(score(&c)), c))
             .collect();
-        scored.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)).then(x.2.cmp(&y.2)));
-        let mut out: Vec<Option<Vec<(usize, usize)>>> = out.into_iter().map(Some).collect();
-        let out: Vec<Vec<(usize, usize)>> = scored
-            .iter()
-            .filter_map(|&(_, _, i)| out[i].take())
-            .collect();
-        for comp in out {
+        keyed.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)));
+        for (_, _, comp) in keyed {
             let used: u64 = comp.iter().map(|&(k, c)| self.t.w[k] * c as u64).sum();
             let spent = room - used;
             for &(k, c) in &comp {
