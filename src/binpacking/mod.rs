@@ -19,7 +19,7 @@ mod study;
 mod subset_sums;
 #[cfg(test)]
 mod tests;
-mod tight;
+pub mod tight;
 
 pub use crate::colgen::vector::{BinKnapsack, PricingSettings};
 pub use cut_pricing::CutKnapsack;

@@ -18,6 +18,7 @@ use crate::solver::Deadline;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 
 /// Settings of the search.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -96,6 +97,16 @@ struct Search<'a> {
     /// The perturbation of the completions' scores (0 on the first run).
     noise: f64,
     rng: ChaCha8Rng,
+    /// Times a limit or the branching cap cut the search (a subtree's failure is a fact
+    /// only when this did not move while it ran).
+    cuts: u64,
+    /// Per type, two random keys: a state's hash is `Σ left[k]·key[k]` (128 bits).
+    keys: Vec<(u64, u64)>,
+    /// States (hash, bins left, waste left) proven to have no packing: met again through
+    /// another order of the same bins, or on a restart, they fail at once.
+    failed: HashSet<(u64, u64, u64, u64)>,
+    /// Nodes cut off by [`Search::failed`].
+    pruned: u64,
 }
 
 impl Search<'_> {
@@ -229,7 +240,7 @@ impl Search<'_> {
             }
             let room = self.cap - self.t.w[k];
             // Counted up to the best so far (it cannot win beyond), at least to 1.
-            let cap = best.map_or(64, |b| b.1.max(1));
+            let cap = best.map_or(64, |b| b.1.clamp(1, 64));
             let n = self.small_count(k, room, waste, cap, self.left[k] as f64);
             // No small completion: any at all? Its items all weigh less than it, so the
             // reach of everything left with sums up to `C/2` decides.
@@ -242,6 +253,9 @@ impl Search<'_> {
                     return Some(None);
                 }
             }
+            // Without a small completion it needs three items or more, and has many ways to
+            // get them: the least constrained, last (the largest of them first).
+            let n = if n == 0 { usize::MAX } else { n };
             if best.is_none_or(|b| n < b.1) {
                 best = Some((k, n));
             }
@@ -254,6 +268,32 @@ impl Search<'_> {
 
     /// Opens bins until every item is packed: `true` when it found a packing.
     fn dfs(&mut self, bins: u64, waste: u64) -> bool {
+        let (h1, h2) = self
+            .left
+            .iter()
+            .zip(&self.keys)
+            .fold((0u64, 0u64), |h, (&c, k)| {
+                let c = c as u64;
+                (
+                    h.0.wrapping_add(c.wrapping_mul(k.0)),
+                    h.1.wrapping_add(c.wrapping_mul(k.1)),
+                )
+            });
+        let state = (h1, h2, bins, waste);
+        if self.failed.contains(&state) {
+            self.pruned += 1;
+            return false;
+        }
+        let cuts = self.cuts;
+        let found = self.branch(bins, waste);
+        if !found && self.cuts == cuts {
+            self.failed.insert(state);
+        }
+        found
+    }
+
+    /// [`Search::dfs`] below its check of the failed states.
+    fn branch(&mut self, bins: u64, waste: u64) -> bool {
         let p = match self.pivot(waste) {
             None => return true,
             Some(None) => return false,
@@ -264,6 +304,7 @@ impl Search<'_> {
         }
         if self.nodes >= self.limit || self.deadline.expired() {
             self.cut = true;
+            self.cuts += 1;
             return false;
         }
         self.nodes += 1;
@@ -275,6 +316,7 @@ impl Search<'_> {
         self.completions(room, waste, 0, self.branching, &mut Vec::new(), &mut out);
         if out.len() > self.branching {
             self.cut = true;
+            self.cuts += 1;
             out.truncate(self.branching);
         }
         // Least constraining first: the completion whose items the other large items' small
@@ -312,6 +354,7 @@ impl Search<'_> {
             }
             if self.nodes >= self.limit || self.deadline.expired() {
                 self.cut = true;
+                self.cuts += 1;
                 break;
             }
         }
@@ -407,7 +450,15 @@ pub fn pack(
         demand: Vec::new(),
         noise: 0.0,
         rng: ChaCha8Rng::seed_from_u64(settings.seed),
+        cuts: 0,
+        keys: Vec::new(),
+        failed: HashSet::new(),
+        pruned: 0,
     };
+    let mut keyrng = ChaCha8Rng::seed_from_u64(0x7167_6874);
+    s.keys = (0..t.w.len())
+        .map(|_| (keyrng.random(), keyrng.random()))
+        .collect();
     let mut run = settings.restart_nodes;
     let mut found = false;
     let mut runs = 0;
@@ -430,7 +481,11 @@ pub fn pack(
         run *= 2;
         s.noise = 1.0;
     }
-    log::debug!("tight packing: {runs} runs");
+    log::debug!(
+        "tight packing: {runs} runs, {} states failed, {} nodes pruned by them",
+        s.failed.len(),
+        s.pruned
+    );
     if found {
         let mut next = vec![0usize; t.w.len()];
         let mut take = |k: usize| {
@@ -546,6 +601,39 @@ mod tests {
         assert!(found >= 250 && none >= 30, "found {found}, none {none}");
     }
 
+    /// `total` cut at `parts − 1` random points (repeated points merge), the pieces into `w`.
+    fn cut_into(rng: &mut ChaCha8Rng, total: u64, parts: usize, w: &mut Vec<u64>) {
+        let mut cuts: Vec<u64> = (1..parts).map(|_| rng.random_range(1..total)).collect();
+        cuts.sort_unstable();
+        cuts.dedup();
+        let mut last = 0;
+        for c in cuts.into_iter().chain([total]) {
+            w.push(c - last);
+            last = c;
+        }
+    }
+
+    /// Shuffles `w` and counts a found packing (checked); a planted packing is never "none".
+    fn try_planted(
+        rng: &mut ChaCha8Rng,
+        mut w: Vec<u64>,
+        cap: u64,
+        bins: u64,
+        s: &TightSettings,
+    ) -> bool {
+        for i in (1..w.len()).rev() {
+            w.swap(i, rng.random_range(0..=i));
+        }
+        match pack(&w, cap, bins, s, &Deadline::none()) {
+            Tight::Found(p) => {
+                assert!(valid(&w, cap, bins, &p), "{w:?}");
+                true
+            }
+            Tight::Exhausted => panic!("none claimed for a planted packing: {w:?}"),
+            Tight::Unknown => false,
+        }
+    }
+
     /// Planted perfect packings (each bin's capacity cut into 2–4 items, shuffled; waste 0,
     /// the AI instances' case) are found within 20,000 nodes on most cases, and never
     /// declared impossible.
@@ -557,35 +645,54 @@ mod tests {
             ..TightSettings::default()
         };
         let mut found = 0;
-        for case in 0..40 {
+        for _ in 0..40 {
             let cap = rng.random_range(1_000..=20_000u64);
             let bins = rng.random_range(2..=30u64);
             let mut w = Vec::new();
             for _ in 0..bins {
                 let parts = rng.random_range(2..=4);
-                let mut cuts: Vec<u64> = (1..parts).map(|_| rng.random_range(1..cap)).collect();
-                cuts.sort_unstable();
-                cuts.dedup();
-                let mut last = 0;
-                for c in cuts.into_iter().chain([cap]) {
-                    w.push(c - last);
-                    last = c;
-                }
+                cut_into(&mut rng, cap, parts, &mut w);
             }
-            for i in (1..w.len()).rev() {
-                w.swap(i, rng.random_range(0..=i));
-            }
-            match pack(&w, cap, bins, &settings, &Deadline::none()) {
-                Tight::Found(p) => {
-                    assert!(valid(&w, cap, bins, &p), "case {case}");
-                    found += 1;
-                }
-                Tight::Exhausted => panic!("case {case}: none claimed for a planted packing"),
-                Tight::Unknown => {}
-            }
+            found += usize::from(try_planted(&mut rng, w, cap, bins, &settings));
         }
         eprintln!("planted packings found: {found} of 40");
         assert!(found >= 34, "found {found} of 40");
+    }
+
+    /// AI-like planted packings: every bin one item above `C/2`, most with one or two more
+    /// items, some with five to ten small ones. The search must take the large items with
+    /// pairs first and leave the many-item bins for last (taking them first spends the
+    /// pairs' items); found on most cases, never declared impossible.
+    #[test]
+    fn finds_planted_packings_with_many_item_bins() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut found = 0;
+        for _ in 0..30 {
+            let cap = rng.random_range(10_000..=20_000u64);
+            let bins = rng.random_range(20..=60u64);
+            let mut w = Vec::new();
+            for _ in 0..bins {
+                let many = rng.random_bool(0.2);
+                let top = if many { cap * 6 / 10 } else { cap * 9 / 10 };
+                let large = rng.random_range(cap / 2 + 1..=top);
+                w.push(large);
+                let parts = if many {
+                    rng.random_range(5..=10)
+                } else {
+                    rng.random_range(1..=2)
+                };
+                cut_into(&mut rng, cap - large, parts, &mut w);
+            }
+            found += usize::from(try_planted(
+                &mut rng,
+                w,
+                cap,
+                bins,
+                &TightSettings::default(),
+            ));
+        }
+        eprintln!("planted packings with many-item bins found: {found} of 30");
+        assert!(found >= 27, "found {found} of 30");
     }
 
     /// A budget above `max_waste` is not tried, and a passed deadline gives no answer.

@@ -1,0 +1,51 @@
+//! Tight-packing probe: runs the bin-completion search of `binpacking::tight` alone on BPPLIB
+//! files, into `ceil(Σw/C)` bins, and prints per file whether it found a packing, the nodes
+//! and the seconds. No root LP, no tree: the search's own reach on AI-like instances.
+//!
+//! `cargo run --release --example tight_probe -- [--nodes N] [--seconds S] FILE...`
+use std::time::Instant;
+use vcalloc::binpacking::tight::{pack, Tight, TightSettings};
+use vcalloc::solver::Deadline;
+
+fn main() {
+    env_logger::init();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut settings = TightSettings::default();
+    let mut seconds = 10.0;
+    while args.first().is_some_and(|a| a.starts_with("--")) {
+        let flag = args.remove(0);
+        let value = args.remove(0);
+        match flag.as_str() {
+            "--nodes" => settings.node_limit = value.parse().expect("--nodes N"),
+            "--seconds" => seconds = value.parse().expect("--seconds S"),
+            "--restart" => settings.restart_nodes = value.parse().expect("--restart N"),
+            "--seed" => settings.seed = value.parse().expect("--seed N"),
+            _ => panic!("unknown flag {flag}"),
+        }
+    }
+    let (mut found, mut total) = (0, 0);
+    for file in &args {
+        let text = std::fs::read_to_string(file).expect("readable file");
+        let v: Vec<u64> = text
+            .split_whitespace()
+            .map(|x| x.parse().expect("integer"))
+            .collect();
+        let (cap, w) = (v[1], &v[2..]);
+        let bins = w.iter().sum::<u64>().div_ceil(cap);
+        let start = Instant::now();
+        let r = pack(w, cap, bins, &settings, &Deadline::after(Some(seconds)));
+        let name = file.rsplit('/').next().unwrap_or(file);
+        let what = match r {
+            Tight::Found(_) => "found",
+            Tight::Exhausted => "exhausted",
+            Tight::Unknown => "unknown",
+        };
+        total += 1;
+        found += usize::from(what == "found");
+        println!(
+            "{name}\t{bins}\t{what}\t{:.2}",
+            start.elapsed().as_secs_f64()
+        );
+    }
+    println!("found {found} of {total}");
+}
