@@ -7,8 +7,10 @@
 //! `W = 0` (the perfect packings of BPPLIB's AI instances) every completion fills its bin
 //! exactly, so an item has few of them, and the pivot is the item with the fewest: among the
 //! items above `C/2` (each in a bin of its own), the one with the fewest completions of one
-//! or two items; once none is left, the largest item. A completion's last item is looked up
-//! by weight, not searched for.
+//! or two items, those with none (they need three items or more, and have many ways to get
+//! them) last; once none is left, the largest item. A completion's last item is looked up by
+//! weight, not searched for. A state that failed (the items left, by a 128-bit hash) is not
+//! searched again, through another order of the same bins or on a restart.
 //!
 //! The search is complete when no node had more completions than `branching` and it ran to
 //! the end: then no `k`-bin packing exists. The caller uses only what it finds (a packing is
