@@ -1,6 +1,7 @@
 //! Exact subset sums by bitsets, one row per prefix of the items so that a subset with a given
 //! sum can be read back: the exact part of the 1-D local search (its *pack* move and the split
-//! of `S` into two bins) and of the minimum-bin-slack start.
+//! of `S` into two bins) and of the minimum-bin-slack start; and the bitset words they are
+//! made of, which the tight packing search's per-type tables share.
 
 /// Sums reachable by subsets of some items, capacity `cap`, one bitset per prefix so a subset
 /// can be read back (rows are kept and reused between builds).
@@ -40,22 +41,12 @@ impl SubsetSums {
             self.rows.push(vec![0u64; self.words]);
         }
         self.len = weights.len();
-        let tail = (self.cap as usize + 1) % 64;
         for (k, &w) in weights.iter().enumerate() {
             let (done, todo) = self.rows.split_at_mut(k + 1);
-            let (prev, next) = (&done[k], &mut todo[0]);
-            next.copy_from_slice(prev);
-            let (shift_w, shift_b) = ((w / 64) as usize, (w % 64) as u32);
-            for i in shift_w..self.words {
-                let mut v = prev[i - shift_w] << shift_b;
-                if shift_b > 0 && i > shift_w {
-                    v |= prev[i - shift_w - 1] >> (64 - shift_b);
-                }
-                next[i] |= v;
-            }
-            if tail != 0 {
-                next[self.words - 1] &= (1u64 << tail) - 1;
-            }
+            let next = &mut todo[0];
+            next.copy_from_slice(&done[k]);
+            shift_or(next, w as usize);
+            mask(next, self.cap as usize);
         }
     }
 
@@ -84,6 +75,44 @@ impl SubsetSums {
         debug_assert_eq!(s, 0);
         out
     }
+}
+
+/// `row |= row << w` (bit `s` is the sum `s`).
+pub(super) fn shift_or(row: &mut [u64], w: usize) {
+    let (q, r) = (w / 64, w % 64);
+    for i in (q..row.len()).rev() {
+        let lo = row[i - q];
+        let carry = if r > 0 && i > q {
+            row[i - q - 1] >> (64 - r)
+        } else {
+            0
+        };
+        row[i] |= if r > 0 { (lo << r) | carry } else { lo };
+    }
+}
+
+/// Clears the bits above `cap`.
+pub(super) fn mask(row: &mut [u64], cap: usize) {
+    let (q, r) = ((cap + 1) / 64, (cap + 1) % 64);
+    if q < row.len() {
+        row[q] &= (1u64 << r) - 1;
+        row[q + 1..].fill(0);
+    }
+}
+
+/// Whether some bit in `[lo, hi]` is set.
+pub(super) fn any_in(row: &[u64], lo: u64, hi: u64) -> bool {
+    let (lo, hi) = (lo as usize, (hi as usize).min(row.len() * 64 - 1));
+    if lo > hi {
+        return false;
+    }
+    let (a, b) = (lo / 64, hi / 64);
+    let first = u64::MAX << (lo % 64);
+    let last = u64::MAX >> (63 - hi % 64);
+    if a == b {
+        return row[a] & first & last != 0;
+    }
+    row[a] & first != 0 || row[a + 1..b].iter().any(|&x| x != 0) || row[b] & last != 0
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@
 //! the end: then no `k`-bin packing exists. The caller uses only what it finds (a packing is
 //! checked complete and feasible); a complete search without one is reported, not claimed.
 
+use super::subset_sums::{any_in, mask, shift_or};
 use crate::solver::Deadline;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -363,44 +364,6 @@ impl Search<'_> {
         self.left[p] += 1;
         false
     }
-}
-
-/// `row |= row << w` (bit `s` is the sum `s`).
-fn shift_or(row: &mut [u64], w: usize) {
-    let (q, r) = (w / 64, w % 64);
-    for i in (q..row.len()).rev() {
-        let lo = row[i - q];
-        let carry = if r > 0 && i > q {
-            row[i - q - 1] >> (64 - r)
-        } else {
-            0
-        };
-        row[i] |= if r > 0 { (lo << r) | carry } else { lo };
-    }
-}
-
-/// Clears the bits above `cap`.
-fn mask(row: &mut [u64], cap: usize) {
-    let (q, r) = ((cap + 1) / 64, (cap + 1) % 64);
-    if q < row.len() {
-        row[q] &= (1u64 << r) - 1;
-        row[q + 1..].fill(0);
-    }
-}
-
-/// Whether some bit in `[lo, hi]` is set.
-fn any_in(row: &[u64], lo: u64, hi: u64) -> bool {
-    let (lo, hi) = (lo as usize, (hi as usize).min(row.len() * 64 - 1));
-    if lo > hi {
-        return false;
-    }
-    let (a, b) = (lo / 64, hi / 64);
-    let first = u64::MAX << (lo % 64);
-    let last = u64::MAX >> (63 - hi % 64);
-    if a == b {
-        return row[a] & first & last != 0;
-    }
-    row[a] & first != 0 || row[a + 1..b].iter().any(|&x| x != 0) || row[b] & last != 0
 }
 
 /// Looks for a packing of `weights` into `bins` bins of capacity `cap`.
