@@ -182,16 +182,35 @@ pub fn solve(
                 Some(w) => local::improve(w, cap, start, lower, share, &settings.local, deadline),
                 None => start,
             };
+            // The bin counts already tried, with their node limits: the search is
+            // deterministic, so a second try at the same count within no more nodes (before
+            // and after the root) would repeat the first.
+            let tried: std::cell::RefCell<Vec<(u64, u64)>> = Default::default();
+            // Every bin of a `k`-bin packing must be full: `Σw = k·C`.
+            let total: Option<u128> = weights.as_ref().map(|w| w.iter().map(|&x| x as u128).sum());
+            let full_at = |k: u64| total == Some(k as u128 * cap as u128);
             // Bin completion into `lower` bins when little waste is allowed (`tight.rs`):
-            // after the root's enumeration, before its dives (or before the tree).
-            let tight = |start: Vec<Vec<usize>>, lower: u64| match &weights {
-                Some(w) if start.len() as u64 > lower => {
+            // after the root's enumeration, before its dives (or before the tree); when
+            // every bin must be full, before the root too, and after it with more nodes.
+            let tight = |start: Vec<Vec<usize>>, lower: u64, nodes: u64| match &weights {
+                Some(w)
+                    if start.len() as u64 > lower
+                        && !tried
+                            .borrow()
+                            .iter()
+                            .any(|&(k, n)| k == lower && n >= nodes) =>
+                {
+                    tried.borrow_mut().push((lower, nodes));
+                    let ts = TightSettings {
+                        node_limit: nodes,
+                        ..settings.tight.clone()
+                    };
                     let secs = deadline
                         .remaining_secs()
                         .map_or(settings.local.unlimited_seconds, |l| {
                             l * settings.tight.share
                         });
-                    match tight::pack(w, cap, lower, &settings.tight, &deadline.capped(secs)) {
+                    match tight::pack(w, cap, lower, &ts, &deadline.capped(secs)) {
                         Tight::Found(bins) => bins,
                         _ => start,
                     }
@@ -218,12 +237,30 @@ pub fn solve(
             } else {
                 settings.local.share_after_root
             };
+            // Before the root too when every bin must be full (`Σw = lower·C`, the perfect
+            // packings of AI): a packing found needs no root, which takes 13–16 s at 600
+            // items. Within `node_limit` nodes: the root is cheap on smaller instances
+            // (Falkenauer T) and its dives find many packings; after it the search gets
+            // `perfect_node_limit`. Other budgets wait for the root: before it, the search
+            // cost Hard28's BPP645 its proof at 10 s (models/packing.md §5).
+            let before = start.len();
             if !aggregated {
-                start = tight(start, lower);
+                let nodes = if full_at(lower) {
+                    settings.tight.perfect_node_limit
+                } else {
+                    settings.tight.node_limit
+                };
+                start = tight(start, lower, nodes);
+            } else if full_at(lower) {
+                start = tight(start, lower, settings.tight.node_limit);
+            }
+            let settled = start.len() < before && start.len() as u64 <= lower;
+            if settled {
+                phase("tight packing", start.len(), lower);
             }
             start = local(start, lower, share);
             phase("local search", start.len(), lower);
-            if aggregated {
+            if aggregated && !settled {
                 let mut root_bp = settings.bp.clone();
                 root_bp.cg = settings.root_cg.clone();
                 let root_pricing = PricingSettings {
@@ -239,7 +276,13 @@ pub fn solve(
                     &root_bp.cg,
                     deadline,
                     |bins, bound| {
-                        let bins = tight(bins, bound.max(lower));
+                        let k = bound.max(lower);
+                        let nodes = if full_at(k) {
+                            settings.tight.perfect_node_limit
+                        } else {
+                            settings.tight.node_limit
+                        };
+                        let bins = tight(bins, k, nodes);
                         local(bins, bound.max(lower), settings.local.share_after_root)
                     },
                 )?;
