@@ -520,9 +520,12 @@ fn a_milp_solve_logs_its_progress_on_stderr_unless_quiet() {
         "--method",
         "milp",
         "--time-limit",
-        "3",
+        "6",
     ];
-    // -v: a line every second, from inside HiGHS (its root LP included).
+    // -v: a line every second, from inside HiGHS (its root LP included). 6 s: on a loaded
+    // 2-core VM (a fresh-clone `.ci/run`, the unit tests beside) HiGHS's presolve and root LP
+    // took the whole of 3 s once, with no incumbent reported yet.
+
     let mut verbose = args.to_vec();
     verbose.push("-v");
     let (c, err) = logged(&verbose, None);
