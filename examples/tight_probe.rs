@@ -3,8 +3,10 @@
 //! and the seconds. No root LP, no tree: the search's own reach on AI-like instances.
 //!
 //! `cargo run --release --example tight_probe -- [--nodes N] [--seconds S] [--restart N] [--seed N] [--lds N] FILE...`
+use std::path::Path;
 use std::time::Instant;
 use vcalloc::binpacking::tight::{pack, Tight, TightSettings};
+use vcalloc::binpacking::Instance;
 use vcalloc::solver::Deadline;
 
 fn main() {
@@ -26,12 +28,12 @@ fn main() {
     }
     let (mut found, mut total) = (0, 0);
     for file in &args {
-        let text = std::fs::read_to_string(file).expect("readable file");
-        let v: Vec<u64> = text
-            .split_whitespace()
-            .map(|x| x.parse().expect("integer"))
-            .collect();
-        let (cap, w) = (v[1], &v[2..]);
+        let inst = Instance::load(Path::new(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let (cap, w) = (
+            inst.capacity[0],
+            inst.weights().expect("a one-dimensional instance"),
+        );
+        let w = &w[..];
         let bins = w.iter().sum::<u64>().div_ceil(cap);
         let start = Instant::now();
         let r = pack(w, cap, bins, &settings, &Deadline::after(Some(seconds)));

@@ -93,6 +93,11 @@ impl Instance {
         }
     }
 
+    /// The items' weights when the instance has one dimension; `None` otherwise.
+    pub fn weights(&self) -> Option<Vec<u64>> {
+        (self.dims() == 1).then(|| self.items.iter().map(|w| w[0]).collect())
+    }
+
     /// Number of items.
     pub fn len(&self) -> usize {
         self.items.len()

@@ -175,8 +175,7 @@ pub fn solve(
                 }
             };
             // One dimension: the Martello–Toth bound, and the local search towards it.
-            let weights: Option<Vec<u64>> =
-                (inst.dims() == 1).then(|| inst.items.iter().map(|w| w[0]).collect());
+            let weights = inst.weights();
             let cap = inst.capacity[0];
             let local = |start: Vec<Vec<usize>>, lower: u64, share: f64| match &weights {
                 Some(w) => local::improve(w, cap, start, lower, share, &settings.local, deadline),
@@ -189,6 +188,14 @@ pub fn solve(
             // Every bin of a `k`-bin packing must be full: `Σw = k·C`.
             let total: Option<u128> = weights.as_ref().map(|w| w.iter().map(|&x| x as u128).sum());
             let full_at = |k: u64| total == Some(k as u128 * cap as u128);
+            // The search's nodes at `k` bins after the root (or with no root).
+            let nodes_at = |k: u64| {
+                if full_at(k) {
+                    settings.tight.perfect_node_limit
+                } else {
+                    settings.tight.node_limit
+                }
+            };
             // Bin completion into `lower` bins when little waste is allowed (`tight.rs`):
             // after the root's enumeration, before its dives (or before the tree); when
             // every bin must be full, before the root too, and after it with more nodes.
@@ -245,12 +252,7 @@ pub fn solve(
             // cost Hard28's BPP645 its proof at 10 s (models/packing.md §5).
             let before = start.len();
             if !aggregated {
-                let nodes = if full_at(lower) {
-                    settings.tight.perfect_node_limit
-                } else {
-                    settings.tight.node_limit
-                };
-                start = tight(start, lower, nodes);
+                start = tight(start, lower, nodes_at(lower));
             } else if full_at(lower) {
                 start = tight(start, lower, settings.tight.node_limit);
             }
@@ -277,12 +279,7 @@ pub fn solve(
                     deadline,
                     |bins, bound| {
                         let k = bound.max(lower);
-                        let nodes = if full_at(k) {
-                            settings.tight.perfect_node_limit
-                        } else {
-                            settings.tight.node_limit
-                        };
-                        let bins = tight(bins, k, nodes);
+                        let bins = tight(bins, k, nodes_at(k));
                         local(bins, bound.max(lower), settings.local.share_after_root)
                     },
                 )?;

@@ -152,13 +152,11 @@ fn finds_planted_packings_with_many_item_bins() {
 #[test]
 fn finds_the_perfect_packing_of_an_ai_instance() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/ai/600_20000_DI_0.txt");
-    let text = std::fs::read_to_string(path).expect("data/ai/600_20000_DI_0.txt");
-    let v: Vec<u64> = text
-        .split_whitespace()
-        .map(|x| x.parse().expect("an integer"))
-        .collect();
-    let (cap, w) = (v[1], &v[2..]);
-    assert_eq!(w.len() as u64, v[0]);
+    let inst = crate::binpacking::Instance::load(std::path::Path::new(path))
+        .expect("data/ai/600_20000_DI_0.txt");
+    let (cap, w) = (inst.capacity[0], inst.weights().expect("one dimension"));
+    let w = &w[..];
+    assert_eq!(w.len(), 600);
     let bins = w.iter().sum::<u64>() / cap;
     assert_eq!(
         bins * cap,

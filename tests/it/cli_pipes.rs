@@ -525,7 +525,6 @@ fn a_milp_solve_logs_its_progress_on_stderr_unless_quiet() {
     // -v: a line every second, from inside HiGHS (its root LP included). 6 s: on a loaded
     // 2-core VM (a fresh-clone `.ci/run`, the unit tests beside) HiGHS's presolve and root LP
     // took the whole of 3 s once, with no incumbent reported yet.
-
     let mut verbose = args.to_vec();
     verbose.push("-v");
     let (c, err) = logged(&verbose, None);
