@@ -1,5 +1,5 @@
 //! The one-dimensional pricing under subset-row cut duals ([`crate::colgen::CutPricing`]):
-//! maximise `Σ π_i x_i + Σ_s σ_s [x holds ≥ 2 items of S_s]` over the bins, with `σ_s ≤ 0`.
+//! maximise `Σ π_i x_i + Σ_s σ_s ⌊|x ∩ S_s| / 2⌋` over the bins, with `σ_s ≤ 0`.
 //!
 //! - **Quick:** the plain knapsack ([`BinKnapsack`], dynamic programming, cuts ignored). Its
 //!   bins are re-valued with the penalties, and the exact search is skipped when one of them
@@ -12,7 +12,7 @@
 //!   penalty touches the free items.
 
 use crate::colgen::vector::{BinKnapsack, PricingSettings};
-use crate::colgen::{bins_as_columns, CutPricing, Priced, Pricing, Triple};
+use crate::colgen::{bins_as_columns, cut_coefficient, CutPricing, Priced, Pricing, Subset};
 use crate::error::Result;
 use crate::solver::Deadline;
 
@@ -23,7 +23,7 @@ pub struct CutKnapsack {
     settings: PricingSettings,
     quick: BinKnapsack,
     /// Cuts with a dual below zero.
-    cuts: Vec<(Triple, f64)>,
+    cuts: Vec<(Subset, f64)>,
 }
 
 impl CutKnapsack {
@@ -45,8 +45,7 @@ impl CutKnapsack {
         let penalty: f64 = self
             .cuts
             .iter()
-            .filter(|(t, _)| t.iter().filter(|r| items.contains(r)).count() >= 2)
-            .map(|(_, s)| s)
+            .map(|(t, s)| s * cut_coefficient(t.iter().filter(|r| items.contains(r)).count()))
             .sum();
         base + penalty
     }
@@ -125,7 +124,7 @@ struct Search<'a> {
     seq: &'a [usize],
     weights: &'a [u64],
     values: &'a [f64],
-    cuts: &'a [(Triple, f64)],
+    cuts: &'a [(Subset, f64)],
     cuts_of: &'a [Vec<usize>],
     g: &'a [f64],
     width: usize,
@@ -196,7 +195,8 @@ impl Search<'_> {
             let mut penalty = 0.0;
             for &s in &self.cuts_of[k] {
                 self.held[s] += 1;
-                if self.held[s] == 2 {
+                // ⌊held/2⌋ grows at every even count.
+                if self.held[s].is_multiple_of(2) {
                     penalty += self.cuts[s].1;
                 }
             }
@@ -239,8 +239,8 @@ impl Pricing for CutKnapsack {
 }
 
 impl CutPricing for CutKnapsack {
-    fn set_cuts(&mut self, cuts: &[(Triple, f64)]) {
-        self.cuts = cuts.iter().copied().filter(|c| c.1 < -1e-12).collect();
+    fn set_cuts(&mut self, cuts: &[(Subset, f64)]) {
+        self.cuts = cuts.iter().filter(|c| c.1 < -1e-12).cloned().collect();
     }
 
     fn price_exact(&mut self, duals: &[f64], _deadline: &Deadline) -> Result<Priced> {
@@ -285,13 +285,13 @@ mod tests {
             let weights: Vec<u64> = (0..n).map(|_| rng.random_range(1..=cap)).collect();
             let values: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..0.6)).collect();
             let mut k = CutKnapsack::new(&weights, cap, PricingSettings::default());
-            let cuts: Vec<(Triple, f64)> = (0..rng.random_range(0..5))
+            let cuts: Vec<(Subset, f64)> = (0..rng.random_range(0..5))
                 .map(|_| {
-                    let mut t = [0; 3];
+                    let size = if n >= 5 && rng.random_bool(0.5) { 5 } else { 3 };
                     let mut pool: Vec<usize> = (0..n).collect();
-                    for x in t.iter_mut() {
-                        *x = pool.swap_remove(rng.random_range(0..pool.len()));
-                    }
+                    let mut t: Vec<usize> = (0..size)
+                        .map(|_| pool.swap_remove(rng.random_range(0..pool.len())))
+                        .collect();
                     t.sort_unstable();
                     (t, -rng.random_range(0.0..0.5))
                 })

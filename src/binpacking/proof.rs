@@ -1,5 +1,5 @@
 //! The proofs of a packing's lower bound and their re-derivation (issue 37, models/proofs.md): `volume` and `l2` in closed form, the Farley bound of the root's duals
-//! (`pricing`), the Farley bound of a subset-row cut round (`pricing` with the cuts' triples
+//! (`pricing`), the Farley bound of a subset-row cut round (`pricing` with the cuts' rows
 //! and duals), the enumeration and the tree (`search`, re-run by `--deep`).
 //!
 //! The pricing value is re-proved here by a knapsack independent of the solve's: a dynamic
@@ -34,7 +34,7 @@ pub(super) fn pricing(pi: &[f64], lp: f64) -> Proof {
     Proof::pricing(pi, pi.iter().map(|p| p.max(0.0)).sum(), lp)
 }
 
-/// The pricing proof of a cut round's bound: the item duals, the cuts' triples and duals, and
+/// The pricing proof of a cut round's bound: the item duals, the cuts' rows and duals, and
 /// the proven best pricing value under them.
 pub(super) fn cut_pricing(p: &CutProof) -> Proof {
     Proof::Pricing {
@@ -43,7 +43,10 @@ pub(super) fn cut_pricing(p: &CutProof) -> Proof {
         cuts: p
             .cuts
             .iter()
-            .map(|&(rows, dual)| CutDual { rows, dual })
+            .map(|(rows, dual)| CutDual {
+                rows: rows.clone(),
+                dual: *dual,
+            })
             .collect(),
     }
 }
@@ -51,11 +54,9 @@ pub(super) fn cut_pricing(p: &CutProof) -> Proof {
 /// The closed forms: the volume bound, and in one dimension the Martello–Toth `L2`.
 pub fn closed_form(inst: &Instance) -> u64 {
     let volume = inst.volume_bound();
-    if inst.dims() == 1 {
-        let w: Vec<u64> = inst.items.iter().map(|w| w[0]).collect();
-        volume.max(super::local::l2_bound(&w, inst.capacity[0]))
-    } else {
-        volume
+    match inst.weights() {
+        Some(w) => volume.max(super::local::l2_bound(&w, inst.capacity[0])),
+        None => volume,
     }
 }
 
@@ -89,20 +90,20 @@ pub fn farley(inst: &Instance, pi: &[f64]) -> Result<f64, Unproved> {
     Ok(safe::farley(pi, &ones, v))
 }
 
-/// The Farley bound of a cut round, `(Σ max(π,0) + Σ min(σ,0)) / max(1, v)` before the
-/// ceiling, `v` re-proved by [`best_bin_with_cuts`]; rounded outward. The duals are moved into
-/// the dual-feasible signs (`π ≥ 0` for the covering rows, `σ ≤ 0` for the `≤ 1` cut rows), so
-/// any values give a valid bound: the subset-row cut over any three distinct items is valid
-/// for every packing. Triples that are not three distinct items, or duals that do not fit,
-/// are refused.
+/// The Farley bound of a cut round, `(Σ max(π,0) + Σ min(σ,0)·⌊|S|/2⌋) / max(1, v)` before
+/// the ceiling, `v` re-proved by [`best_bin_with_cuts`]; rounded outward. The duals are moved
+/// into the dual-feasible signs (`π ≥ 0` for the covering rows, `σ ≤ 0` for the `≤ ⌊|S|/2⌋`
+/// cut rows), so any values give a valid bound: the subset-row cut over any two or more
+/// distinct items is valid for every packing. Rows that are not two or more increasing items,
+/// or duals that do not fit, are refused.
 pub fn cut_farley(inst: &Instance, pi: &[f64], cuts: &[CutDual]) -> Result<f64, Unproved> {
     check_duals(pi, inst.len(), "items")?;
     let n = inst.len();
     for (s, c) in cuts.iter().enumerate() {
-        let [a, b, d] = c.rows;
-        if !(a < b && b < d && d < n) {
+        let increasing = c.rows.windows(2).all(|p| p[0] < p[1]);
+        if c.rows.len() < 2 || !increasing || c.rows.iter().any(|&r| r >= n) {
             return Err(Unproved::Malformed(format!(
-                "cut {s} of the pricing proof: rows {:?} are not three increasing items below {n}",
+                "cut {s} of the pricing proof: rows {:?} are not two or more increasing items below {n}",
                 c.rows
             )));
         }
@@ -117,25 +118,26 @@ pub fn cut_farley(inst: &Instance, pi: &[f64], cuts: &[CutDual]) -> Result<f64, 
             "cut duals are re-proved in one dimension only".into(),
         ));
     }
-    let sigma: Vec<([usize; 3], f64)> = cuts
+    let sigma: Vec<(Vec<usize>, f64)> = cuts
         .iter()
         .filter(|c| c.dual < 0.0)
-        .map(|c| (c.rows, c.dual))
+        .map(|c| (c.rows.clone(), c.dual))
         .collect();
     let v = best_bin_with_cuts(inst, pi, &sigma).ok_or_else(|| {
         Unproved::Budget(
             "the best bin under the proof's item and cut duals was not proved within budget".into(),
         )
     })?;
+    // σ·⌊|S|/2⌋ is exact in floating point (a small integer times σ); the sum rounds down.
     let numerator = safe::sum_down(
         pi.iter()
             .map(|p| p.max(0.0))
-            .chain(sigma.iter().map(|c| c.1)),
+            .chain(sigma.iter().map(|(rows, d)| d * (rows.len() / 2) as f64)),
     );
     Ok(safe::farley_from(numerator, v))
 }
 
-/// An upper bound on `max_a (Σ_{i∈a} π_i + Σ_s σ_s [a holds ≥ 2 of S_s])` over the bins `a`
+/// An upper bound on `max_a (Σ_{i∈a} π_i + Σ_s σ_s ⌊|a ∩ S_s|/2⌋)` over the bins `a`
 /// of a one-dimensional instance, the cuts' duals `σ_s < 0`; `None` beyond the table or node
 /// budget. Items without a positive dual are left out (dropping one from a bin loses no value
 /// and no penalty grows). The items in no cut (*free*) get an exact table `f[r]`; the cut
@@ -143,7 +145,7 @@ pub fn cut_farley(inst: &Instance, pi: &[f64], cuts: &[CutDual]) -> Result<f64, 
 /// exact table of the cut items from `k` on and the free items, penalties ignored (they only
 /// lower a value). Every sum is rounded up, so each figure is at least its exact value, and so
 /// is the result.
-pub fn best_bin_with_cuts(inst: &Instance, pi: &[f64], cuts: &[([usize; 3], f64)]) -> Option<f64> {
+pub fn best_bin_with_cuts(inst: &Instance, pi: &[f64], cuts: &[(Vec<usize>, f64)]) -> Option<f64> {
     let cap = inst.capacity[0];
     let fits = |i: usize| pi[i] > 0.0 && inst.items[i][0] <= cap;
     let in_cut = |i: usize| cuts.iter().any(|(t, _)| t.contains(&i));
@@ -198,7 +200,7 @@ struct CutSearch<'a> {
     items: &'a [usize],
     weights: Vec<usize>,
     pi: &'a [f64],
-    cuts: &'a [([usize; 3], f64)],
+    cuts: &'a [(Vec<usize>, f64)],
     cuts_of: Vec<Vec<usize>>,
     held: Vec<u8>,
     tables: &'a [Vec<f64>],
@@ -228,7 +230,8 @@ impl CutSearch<'_> {
             let mut v = (value + self.pi[self.items[k]]).next_up();
             for &c in &self.cuts_of[k] {
                 self.held[c] += 1;
-                if self.held[c] == 2 {
+                // ⌊held/2⌋ grows by one at every even count.
+                if self.held[c].is_multiple_of(2) {
                     v = (v + self.cuts[c].1).next_up();
                 }
             }
@@ -409,13 +412,13 @@ pub(crate) mod tests {
             let w: Vec<u64> = (0..n).map(|_| rng.random_range(1..=cap + 3)).collect();
             let i = inst(w.iter().map(|&x| vec![x]).collect(), vec![cap]);
             let pi: Vec<f64> = (0..n).map(|_| rng.random_range(-0.2..0.7)).collect();
-            let cuts: Vec<([usize; 3], f64)> = (0..rng.random_range(0..6))
+            let cuts: Vec<(Vec<usize>, f64)> = (0..rng.random_range(0..6))
                 .map(|_| {
+                    let size = if n >= 5 && rng.random_bool(0.5) { 5 } else { 3 };
                     let mut pool: Vec<usize> = (0..n).collect();
-                    let mut t = [0; 3];
-                    for x in t.iter_mut() {
-                        *x = pool.swap_remove(rng.random_range(0..pool.len()));
-                    }
+                    let mut t: Vec<usize> = (0..size)
+                        .map(|_| pool.swap_remove(rng.random_range(0..pool.len())))
+                        .collect();
                     t.sort_unstable();
                     (t, -rng.random_range(0.0..0.6))
                 })
@@ -426,12 +429,11 @@ pub(crate) mod tests {
                 if items.iter().map(|&k| w[k]).sum::<u64>() > cap {
                     continue;
                 }
-                let held = |t: &[usize; 3]| t.iter().filter(|r| items.contains(r)).count();
+                let held = |t: &[usize]| t.iter().filter(|r| items.contains(r)).count();
                 let v: f64 = items.iter().map(|&k| pi[k]).sum::<f64>()
                     + cuts
                         .iter()
-                        .filter(|(t, _)| held(t) >= 2)
-                        .map(|c| c.1)
+                        .map(|(t, s)| (held(t) / 2) as f64 * s)
                         .sum::<f64>();
                 want = want.max(v);
             }
@@ -476,12 +478,17 @@ pub(crate) mod tests {
             );
         }
         let mut bad = cuts.clone();
-        bad[0].rows = [0, 0, 1];
+        bad[0].rows = vec![0, 0, 1];
         assert!(matches!(
             cut_farley(&i, &duals, &bad),
             Err(Unproved::Malformed(_))
         ));
-        bad[0].rows = [0, 1, n];
+        bad[0].rows = vec![0, 1, n];
+        assert!(matches!(
+            cut_farley(&i, &duals, &bad),
+            Err(Unproved::Malformed(_))
+        ));
+        bad[0].rows = vec![1];
         assert!(matches!(
             cut_farley(&i, &duals, &bad),
             Err(Unproved::Malformed(_))

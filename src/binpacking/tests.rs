@@ -171,8 +171,9 @@ fn compact_milp_agrees_with_branch_and_price() {
     }
 }
 
-/// Subset-row cut rounds never bound above the brute-force optimum, never end below the LP of
-/// their first round, and their pool stays valid (run to the end: the target is out of reach).
+/// Subset-row cut rounds (three rows, and five in every other case) never bound above the
+/// brute-force optimum, never end below the LP of their first round, and their pool stays
+/// valid (run to the end: the target is out of reach).
 #[test]
 fn cut_rounds_bound_below_the_optimum() {
     use crate::colgen::{subset_row_root, CutSettings};
@@ -186,8 +187,10 @@ fn cut_rounds_bound_below_the_optimum() {
             .collect();
         let opt = min_bins(&w, cap) as u64;
         let pool: Vec<crate::colgen::Column> = (0..n).map(|i| vec![(i, 1.0)]).collect();
+        // Every other case with five-row cuts too.
         let settings = CutSettings {
             share: 1.0,
+            five_rows: case % 2 == 1,
             ..CutSettings::default()
         };
         let mut first = settings.clone();
@@ -231,6 +234,59 @@ fn cut_rounds_bound_below_the_optimum() {
         with_cuts > 0 && raised > 0,
         "cuts {with_cuts}, raised {raised}"
     );
+}
+
+/// The Petersen-graph instance of Caprara, Dell'Amico, Díaz-Díaz, Iori & Rizzi (2015), the
+/// base of the BPPLIB ANI set ([`crate::colgen::separation`]'s tests use the same graph): one
+/// item per edge, weighing `f(u) + f(v)`, and `C = Σ f`, with `f` drawn so that the only
+/// subsets weighing exactly `C` are the 6 perfect matchings. Each edge lies in two of them,
+/// so the LP is 3 (each at ½); three disjoint ones would be a 3-edge-colouring, which the
+/// Petersen graph has not: 4 bins. The cut rounds prove 4, with three-row cuts alone and
+/// with five-row cuts too, and the proof is re-derived.
+#[test]
+fn cut_rounds_close_the_petersen_gap() {
+    use crate::colgen::{subset_row_root, CutEnd, CutSettings};
+    let f: [u64; 10] = [1714, 1543, 1358, 1532, 1063, 1973, 592, 1114, 699, 1823];
+    let w: Vec<u64> = crate::colgen::separation::petersen_edges()
+        .iter()
+        .map(|&(u, v)| f[u] + f[v])
+        .collect();
+    let cap: u64 = f.iter().sum();
+    let full = (0u32..1 << 15)
+        .filter(|m| {
+            (0..15)
+                .filter(|e| m >> e & 1 == 1)
+                .map(|e| w[e])
+                .sum::<u64>()
+                == cap
+        })
+        .count();
+    assert_eq!(full, 6, "the full bins are the six perfect matchings");
+    let opt = min_bins(&w, cap) as u64;
+    assert_eq!(opt, 4);
+    let pool: Vec<crate::colgen::Column> = (0..15).map(|i| vec![(i, 1.0)]).collect();
+    for five_rows in [false, true] {
+        let settings = CutSettings {
+            share: 1.0,
+            five_rows,
+            ..CutSettings::default()
+        };
+        let mut k = CutKnapsack::new(&w, cap, PricingSettings::default());
+        let out = subset_row_root(
+            15,
+            &mut k,
+            pool.clone(),
+            &settings,
+            opt,
+            0.0,
+            &Deadline::none(),
+        )
+        .expect("cut rounds");
+        assert_eq!(out.end, CutEnd::Closed, "five rows {five_rows}: {out:?}");
+        assert!(out.bound > 3.0 + 1e-6 && out.bound <= 4.0 + 1e-9);
+        let p = out.proof.as_ref().expect("a cut proof");
+        super::proof::tests::assert_cut_proof(&w, cap, p, opt as f64, 0);
+    }
 }
 
 /// Reduced-cost enumeration at the converged root, over unit items and over item types:

@@ -1,23 +1,28 @@
 //! Subset-row cuts at the root of a unit-demand covering master (Jepsen, Petersen, Spoorendonk
-//! & Pisinger 2008): for three rows `S`, `Σ_c ⌊|c ∩ S| / 2⌋ λ_c ≤ 1`. A column holding two or
-//! three rows of `S` has coefficient 1 in the cut, any other 0. The cut is valid for every
-//! integer *partition*; a covering solution can always be made one without more columns,
-//! since a column stays feasible when it drops a row (closed under subsets: bins). Each round
-//! solves the master by column generation to optimality under the cuts found so far. The
-//! pricing honours the cut duals `σ_s ≤ 0` exactly ([`CutPricing`]). The round then
-//! separates the most violated triples, by enumeration over pairs covered together, and goes
-//! on until `⌈bound⌉` meets the target (the incumbent: proven optimal), no cut is violated,
-//! or the round, time or pricing limit is reached.
+//! & Pisinger 2008), the rank-1 Chvátal–Gomory cuts of multiplier ½ over a row set `S`:
+//! `Σ_c ⌊|c ∩ S| / 2⌋ λ_c ≤ ⌊|S| / 2⌋`. Three rows (rhs 1) and five (rhs 2; the pentagons
+//! of the Petersen-graph base of the ANI instances, models/packing.md §2). The cut is valid
+//! for every integer *partition* (each column holds at most `|S|` rows of `S` in all, one
+//! each); a covering solution can always be made one without more columns, since a column
+//! stays feasible when it drops a row (closed under subsets: bins). Each round solves the
+//! master by column generation to optimality under the cuts found so far. The pricing
+//! honours the cut duals `σ_s ≤ 0` exactly ([`CutPricing`]). The round then separates the
+//! most violated sets ([`super::separation`]): triples by enumeration over pairs covered
+//! together, five-row sets by enumeration when the fractional columns hold few rows, else by a
+//! greedy search. It goes on until `⌈bound⌉` meets the target (the
+//! incumbent: proven optimal), no cut is violated, or the round, time or pricing limit is
+//! reached.
 //!
-//! The bound is Farley's, with the cut rows in the dual: `(Σπ + Σσ) / max(1, v)` for a proven
-//! `v ≥ max_c (π·a_c + σ·s_c)`. Those scaled duals are feasible for the dual of the master
-//! with every column, so the bound holds for the covering LP with cuts. That LP is a
-//! relaxation of the integer problem, so the bound holds for the integer optimum too. It
-//! stays valid at any stop.
+//! The bound is Farley's, with the cut rows in the dual: `(Σπ + Σ σ_s ⌊|S_s|/2⌋) / max(1, v)`
+//! for a proven `v ≥ max_c (π·a_c + Σ σ_s ⌊|c ∩ S_s|/2⌋)`. Those scaled duals are feasible for
+//! the dual of the master with every column, so the bound holds for the covering LP with
+//! cuts. That LP is a relaxation of the integer problem, so the bound holds for the integer
+//! optimum too. It stays valid at any stop.
 //!
 //! Only at the root: the tree that follows ([`super::branch_and_price`]) starts without the
 //! cuts, and its bound is kept only when it is higher.
 
+use super::separation::Separation;
 use super::{Column, Priced, Pricing};
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
@@ -26,14 +31,24 @@ use log::debug;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
-/// Three rows of a subset-row cut, in increasing order.
-pub type Triple = [usize; 3];
+/// The rows of a subset-row cut, increasing (three or five).
+pub type Subset = Vec<usize>;
+
+/// The cut's right-hand side: `⌊|S| / 2⌋`.
+pub fn cut_rhs(rows: &[usize]) -> f64 {
+    (rows.len() / 2) as f64
+}
+
+/// A column's coefficient in the cut over `rows` when it holds `held` of them: `⌊held / 2⌋`.
+pub fn cut_coefficient(held: usize) -> f64 {
+    (held / 2) as f64
+}
 
 /// A pricing oracle that honours subset-row cut duals.
 pub trait CutPricing: Pricing {
-    /// From now on a column holding at least two rows of `cuts[s].0` is worth `cuts[s].1`
+    /// From now on a column holding `h` rows of `cuts[s].0` is worth `⌊h/2⌋·cuts[s].1`
     /// (`≤ 0`) more: the values, columns and proofs of [`Pricing::price`] include it.
-    fn set_cuts(&mut self, cuts: &[(Triple, f64)]);
+    fn set_cuts(&mut self, cuts: &[(Subset, f64)]);
 
     /// The exact step alone: the best columns under the cuts and, when it completes, the
     /// proven best value. The loop calls it when the quick step's columns all lie within its
@@ -61,6 +76,12 @@ pub struct CutSettings {
     pub reduced_cost_tol: f64,
     /// Rows at most (separation enumerates the triples around every row).
     pub max_rows: usize,
+    /// Separate five-row cuts too (multiplier ½, right-hand side 2). Off: on ANI 201 they
+    /// proved nothing three-row cuts did not, and cost one proof (models/packing.md §2).
+    pub five_rows: bool,
+    /// Every five rows is tried when the fractional columns hold at most this many rows;
+    /// beyond, a greedy search from each of them.
+    pub five_row_exhaustive: usize,
 }
 
 impl Default for CutSettings {
@@ -74,6 +95,8 @@ impl Default for CutSettings {
             columns_per_iteration: 20,
             reduced_cost_tol: 1e-7,
             max_rows: 1_500,
+            five_rows: false,
+            five_row_exhaustive: 24,
         }
     }
 }
@@ -95,14 +118,14 @@ pub enum CutEnd {
 }
 
 /// What proves a cut round's bound (issue 37): the duals of the item rows and of the cuts
-/// (with their triples), and the proven best pricing value under them; the bound is
-/// `(Σπ + Σσ) / max(1, best)`, rounded outward ([`super::safe::farley_from`]).
+/// (with their rows), and the proven best pricing value under them; the bound is
+/// `(Σπ + Σ σ_s ⌊|S_s|/2⌋) / max(1, best)`, rounded outward ([`super::safe::farley_from`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CutProof {
     /// Item duals `π ≥ 0`, one per row.
     pub pi: Vec<f64>,
     /// The cuts priced, each with its dual `σ < 0` (those at 0 add nothing and are left out).
-    pub cuts: Vec<(Triple, f64)>,
+    pub cuts: Vec<(Subset, f64)>,
     /// `v ≥ max_c (π·a_c + σ·s_c)`, proven by the exact cut pricing.
     pub best: f64,
     /// The bound they prove.
@@ -132,20 +155,15 @@ pub struct CutOutcome {
     pub proof: Option<CutProof>,
 }
 
-/// A column's coefficient in the cut over `s`: 1 when it holds at least two of its rows.
-fn coefficient(col: &Column, s: &Triple) -> f64 {
-    let held = col.iter().filter(|(r, _)| s.contains(r)).count();
-    if held >= 2 {
-        1.0
-    } else {
-        0.0
-    }
+/// A column's coefficient in the cut over `s`: `⌊|col ∩ s| / 2⌋`.
+fn coefficient(col: &Column, s: &[usize]) -> f64 {
+    cut_coefficient(col.iter().filter(|(r, _)| s.contains(r)).count())
 }
 
-/// The master with `rows` unit covering rows and one `≤ 1` row per cut, over `pool`.
-fn build(rows: usize, cuts: &[Triple], pool: &[Column]) -> Result<ColumnLp> {
+/// The master with `rows` unit covering rows and one `≤ ⌊|S|/2⌋` row per cut, over `pool`.
+fn build(rows: usize, cuts: &[Subset], pool: &[Column]) -> Result<ColumnLp> {
     let mut bounds = vec![(1.0, f64::INFINITY); rows];
-    bounds.extend(cuts.iter().map(|_| (f64::NEG_INFINITY, 1.0)));
+    bounds.extend(cuts.iter().map(|s| (f64::NEG_INFINITY, cut_rhs(s))));
     let mut lp = ColumnLp::new(&bounds);
     for c in pool {
         lp.add_column(1.0, 0.0, f64::INFINITY, &with_cuts(c, cuts, rows))?;
@@ -154,76 +172,15 @@ fn build(rows: usize, cuts: &[Triple], pool: &[Column]) -> Result<ColumnLp> {
 }
 
 /// `col` with its coefficients in the cut rows (after the `rows` covering rows).
-fn with_cuts(col: &Column, cuts: &[Triple], rows: usize) -> Column {
+fn with_cuts(col: &Column, cuts: &[Subset], rows: usize) -> Column {
     let mut full = col.clone();
     for (s, t) in cuts.iter().enumerate() {
-        if coefficient(col, t) > 0.0 {
-            full.push((rows + s, 1.0));
+        let a = coefficient(col, t);
+        if a > 0.0 {
+            full.push((rows + s, a));
         }
     }
     full
-}
-
-/// The most violated triples at the master solution `primal` over `pool`, at most `max`,
-/// each with its left-hand side (above `1 + min_violation`), skipping those in `known`.
-pub fn separate(
-    rows: usize,
-    pool: &[Column],
-    primal: &[f64],
-    min_violation: f64,
-    max: usize,
-    known: &[Triple],
-) -> Vec<(Triple, f64)> {
-    // Pair weights, per row its partners (ascending) and the support columns holding it.
-    let pair = super::node::together_values(pool, primal);
-    let w = |i: usize, j: usize| pair.get(&(i.min(j), i.max(j))).copied().unwrap_or(0.0);
-    let mut adjacent: Vec<Vec<usize>> = vec![Vec::new(); rows];
-    for &(i, j) in pair.keys() {
-        adjacent[i].push(j);
-        adjacent[j].push(i);
-    }
-    let mut holding: Vec<Vec<usize>> = vec![Vec::new(); rows];
-    for (c, col) in pool.iter().enumerate().take(primal.len()) {
-        if primal[c] > 1e-9 {
-            for &(r, _) in col {
-                holding[r].push(c);
-            }
-        }
-    }
-    let known: std::collections::HashSet<Triple> = known.iter().copied().collect();
-    let mut found: Vec<(Triple, f64)> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for (i, adj) in adjacent.iter_mut().enumerate() {
-        adj.sort_unstable();
-        let adj: &[usize] = adj;
-        for (a, &j) in adj.iter().enumerate() {
-            for &k in &adj[a + 1..] {
-                let (wij, wik, wjk) = (w(i, j), w(i, k), w(j, k));
-                if wij + wik + wjk <= 1.0 + min_violation {
-                    continue;
-                }
-                let mut t = [i, j, k];
-                t.sort_unstable();
-                if known.contains(&t) || !seen.insert(t) {
-                    continue;
-                }
-                // Columns holding all three count once, not three times.
-                let all: f64 = holding[i]
-                    .iter()
-                    .filter(|&&c| pool[c].iter().any(|&(r, _)| r == j))
-                    .filter(|&&c| pool[c].iter().any(|&(r, _)| r == k))
-                    .map(|&c| primal[c])
-                    .sum();
-                let lhs = wij + wik + wjk - 2.0 * all;
-                if lhs > 1.0 + min_violation {
-                    found.push((t, lhs));
-                }
-            }
-        }
-    }
-    found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    found.truncate(max);
-    found
 }
 
 /// Cut rounds over `rows` unit covering rows from the columns `pool` (which must cover every
@@ -242,7 +199,7 @@ pub fn subset_row_root<P: CutPricing>(
     let _phase = crate::solver::progress::phase(|| {
         format!("subset-row cut rounds towards a bound of {target}")
     });
-    let mut cuts: Vec<Triple> = Vec::new();
+    let mut cuts: Vec<Subset> = Vec::new();
     let mut bound = known_bound;
     let mut lp_value = None;
     let mut proof: Option<CutProof> = None;
@@ -264,7 +221,7 @@ pub fn subset_row_root<P: CutPricing>(
             };
             let pi: Vec<f64> = sol.duals[..rows].iter().map(|d| d.max(0.0)).collect();
             let sigma: Vec<f64> = sol.duals[rows..].iter().map(|d| d.min(0.0)).collect();
-            let priced_cuts: Vec<(Triple, f64)> = cuts.iter().copied().zip(sigma.clone()).collect();
+            let priced_cuts: Vec<(Subset, f64)> = cuts.iter().cloned().zip(sigma.clone()).collect();
             pricing.set_cuts(&priced_cuts);
             let value = |c: &Column| -> f64 {
                 c.iter().map(|&(r, a)| a * pi[r]).sum::<f64>()
@@ -279,16 +236,20 @@ pub fn subset_row_root<P: CutPricing>(
             if priced.proven_max.is_none() && !improves(&priced) && !deadline.expired() {
                 priced = pricing.price_exact(&pi, deadline)?;
             }
-            // Weak duality with the cut rows (right-hand sides 1), rounded outward; at
+            // Weak duality with the cut rows (right-hand sides ⌊|S|/2⌋), rounded outward; at
             // convergence this is the LP's value up to round-off, never HiGHS's objective.
-            let dual_value = super::safe::sum_down(pi.iter().chain(&sigma).copied());
+            let dual_value = super::safe::sum_down(
+                pi.iter()
+                    .copied()
+                    .chain(cuts.iter().zip(&sigma).map(|(t, s)| s * cut_rhs(t))),
+            );
             if let Some(v) = priced.max_bound() {
                 let b = super::safe::farley_from(dual_value, v);
                 if b > bound {
                     bound = b;
                     proof = Some(CutProof {
                         pi: pi.clone(),
-                        cuts: priced_cuts.iter().copied().filter(|c| c.1 < 0.0).collect(),
+                        cuts: priced_cuts.iter().filter(|c| c.1 < 0.0).cloned().collect(),
                         best: v,
                         bound: b,
                     });
@@ -329,17 +290,32 @@ pub fn subset_row_root<P: CutPricing>(
         if closes(bound) {
             break CutEnd::Closed;
         }
-        let new = separate(
+        let point = Separation {
             rows,
-            &pool,
-            &solution.primal,
-            settings.min_violation,
-            settings.per_round,
-            &cuts,
-        );
+            pool: &pool,
+            primal: &solution.primal,
+            min_violation: settings.min_violation,
+            max: settings.per_round,
+            known: &cuts,
+        };
+        let mut new = point.triples();
+        if settings.five_rows {
+            new.extend(point.fives(settings.five_row_exhaustive));
+        }
+        // The most violated first, over both sizes.
+        new.sort_by(|a, b| {
+            let excess = |c: &(Subset, f64)| c.1 - cut_rhs(&c.0);
+            excess(b).total_cmp(&excess(a)).then(a.0.cmp(&b.0))
+        });
+        new.truncate(settings.per_round);
         if new.is_empty() {
             break CutEnd::NoCut;
         }
+        debug!(
+            "cut round {rounds}: {} new cuts, {} of five rows",
+            new.len(),
+            new.iter().filter(|c| c.0.len() == 5).count()
+        );
         cuts.extend(new.into_iter().map(|(t, _)| t));
     };
     debug!(

@@ -16,6 +16,7 @@ mod pricing;
 mod recover;
 mod retire;
 pub mod safe;
+pub(crate) mod separation;
 mod table;
 pub mod trace;
 pub mod vector;
@@ -25,7 +26,8 @@ pub use bp::{
     branch_and_price, root_dives, together_groups, BpEnd, BpOutcome, BpSettings, BranchPricing,
 };
 pub use cuts::{
-    separate, subset_row_root, CutEnd, CutOutcome, CutPricing, CutProof, CutSettings, Triple,
+    cut_coefficient, cut_rhs, subset_row_root, CutEnd, CutOutcome, CutPricing, CutProof,
+    CutSettings, Subset,
 };
 pub use decisions::Decisions;
 pub use dive::{dive, dive_with, DiveGuide, DiveOutcome, DiveSettings};
@@ -37,6 +39,7 @@ pub use integer::{integer_bins, repeat_by_counts, solve_integer_master, IntegerO
 pub use packing::{
     bins_as_columns, check_partition, partition, quick_then_exact, unit_columns, Searched,
 };
+pub use separation::Separation;
 
 /// The restricted master problem: the solver adapter's covering LP.
 pub type CoveringMaster = crate::solver::CoveringLp;

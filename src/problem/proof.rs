@@ -35,7 +35,7 @@ pub enum Proof {
         duals: Vec<f64>,
     },
     /// Column generation's Farley (Lagrangian) bound `π·N / max(1, v)`; with subset-row cuts
-    /// `(π·N + Σσ) / max(1, v)`, `v ≥ max_a (π·a + Σ_s σ_s [a holds ≥ 2 rows of S_s])`.
+    /// `(π·N + Σ σ_s ⌊|S_s|/2⌋) / max(1, v)`, `v ≥ max_a (π·a + Σ_s σ_s ⌊|a ∩ S_s|/2⌋)`.
     Pricing {
         /// The duals of the covering rows, in row order (items, job types…).
         duals: Vec<f64>,
@@ -61,12 +61,12 @@ pub enum Proof {
     },
 }
 
-/// A subset-row cut `Σ_c [c holds ≥ 2 of rows] λ_c ≤ 1` and its dual (`≤ 0`).
+/// A subset-row cut `Σ_c ⌊|c ∩ rows| / 2⌋ λ_c ≤ ⌊|rows| / 2⌋` and its dual (`≤ 0`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CutDual {
-    /// Its three rows, increasing.
-    pub rows: [usize; 3],
+    /// Its rows, increasing (three or five in the cut rounds; any two or more are valid).
+    pub rows: Vec<usize>,
     /// Its dual.
     pub dual: f64,
 }

@@ -428,7 +428,8 @@ fn a_rebalance_milp_bound_is_re_derived_by_the_search() {
 /// A packing bound proved by a subset-row cut round (`pricing` with `cuts`): five items of 4 in
 /// bins of 10 need three bins while volume and L2 give two; item duals ½ and a cut over the
 /// first three items at −0.1 prove `(2.5 − 0.1) / 1 = 2.4`, so three. Verify re-proves the best
-/// bin under the cut duals; doctored cut duals and malformed triples are rejected.
+/// bin under the cut duals; a five-row cut's proof too; doctored cut duals and malformed rows
+/// are rejected.
 #[test]
 fn a_cut_pricing_proof_is_re_derived_and_doctored_cuts_are_rejected() {
     let dir = tempfile::tempdir().unwrap();
@@ -457,6 +458,14 @@ fn a_cut_pricing_proof_is_re_derived_and_doctored_cuts_are_rejected() {
     let (code, text) = verify(&inst, &good, &["--strict"]);
     assert_eq!(code, Some(0), "{text}");
     assert!(text.contains("bound checked (pricing)"), "{text}");
+    // A five-row cut over all five items (right-hand side 2): (2.5 + 2·(−0.1)) / 1 = 2.3.
+    edit(
+        &sol,
+        &good,
+        with(serde_json::json!([{"rows": [0, 1, 2, 3, 4], "dual": -0.1}])),
+    );
+    let (code, text) = verify(&inst, &good, &["--strict"]);
+    assert_eq!(code, Some(0), "{text}");
     let bad = dir.path().join("bad.json");
     for (cuts, says) in [
         // The cut's dual too negative: (2.5 − 0.6) / 1 = 1.9, two bins only.
@@ -464,13 +473,18 @@ fn a_cut_pricing_proof_is_re_derived_and_doctored_cuts_are_rejected() {
             serde_json::json!([{"rows": [0, 1, 2], "dual": -0.6}]),
             "pricing proof gives",
         ),
+        // Five rows at −0.3: (2.5 − 2·0.3) / 1 = 1.9.
+        (
+            serde_json::json!([{"rows": [0, 1, 2, 3, 4], "dual": -0.3}]),
+            "pricing proof gives",
+        ),
         (
             serde_json::json!([{"rows": [0, 0, 2], "dual": -0.1}]),
-            "three increasing items",
+            "increasing items",
         ),
         (
             serde_json::json!([{"rows": [0, 1, 5], "dual": -0.1}]),
-            "three increasing items",
+            "increasing items",
         ),
     ] {
         edit(&sol, &bad, with(cuts.clone()));
