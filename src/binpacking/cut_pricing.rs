@@ -136,7 +136,7 @@ struct Search<'a> {
     best: Vec<(f64, Vec<usize>)>,
     taken: Vec<usize>,
     /// Per cut, how many of its items are taken.
-    held: Vec<u8>,
+    held: Vec<u32>,
 }
 
 impl Search<'_> {

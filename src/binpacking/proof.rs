@@ -202,7 +202,7 @@ struct CutSearch<'a> {
     pi: &'a [f64],
     cuts: &'a [(Vec<usize>, f64)],
     cuts_of: Vec<Vec<usize>>,
-    held: Vec<u8>,
+    held: Vec<u32>,
     tables: &'a [Vec<f64>],
     best: f64,
     nodes: u64,
