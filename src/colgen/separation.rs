@@ -38,14 +38,9 @@ impl Separation<'_> {
             adjacent[i].push(j);
             adjacent[j].push(i);
         }
-        let mut holding: Vec<Vec<usize>> = vec![Vec::new(); rows];
-        for (c, col) in pool.iter().enumerate().take(primal.len()) {
-            if primal[c] > 1e-9 {
-                for &(r, _) in col {
-                    holding[r].push(c);
-                }
-            }
-        }
+        let n = primal.len().min(pool.len());
+        let support = Support::new(rows, &pool[..n], &primal[..n]);
+        let mut count = vec![0u8; support.value.len()];
         let known: HashSet<&[usize]> = known.iter().map(|s| &s[..]).collect();
         let mut found: Vec<(Subset, f64)> = Vec::new();
         let mut seen = HashSet::new();
@@ -63,14 +58,8 @@ impl Separation<'_> {
                     if known.contains(&t[..]) || !seen.insert(t) {
                         continue;
                     }
-                    // Columns holding all three count once, not three times.
-                    let all: f64 = holding[i]
-                        .iter()
-                        .filter(|&&c| pool[c].iter().any(|&(r, _)| r == j))
-                        .filter(|&&c| pool[c].iter().any(|&(r, _)| r == k))
-                        .map(|&c| primal[c])
-                        .sum();
-                    let lhs = wij + wik + wjk - 2.0 * all;
+                    // Σ λ ⌊h/2⌋: a column holding all three counts once.
+                    let lhs = support.lhs(&t, &mut count);
                     if lhs > 1.0 + min_violation {
                         found.push((t.to_vec(), lhs));
                     }
@@ -355,6 +344,12 @@ mod tests {
             let want = brute(rows, &pool, &primal);
             let all = point(rows, &pool, &primal, &[]).fives(64);
             let greedy = point(rows, &pool, &primal, &[]).fives(0);
+            for (s, l) in point(rows, &pool, &primal, &[]).triples() {
+                assert!(
+                    (lhs(&pool, &primal, &s) - l).abs() < 1e-9,
+                    "case {case}: {s:?}"
+                );
+            }
             for (s, l) in all.iter().chain(&greedy) {
                 assert!(
                     s.len() == 5 && s.windows(2).all(|p| p[0] < p[1]),
