@@ -12,7 +12,9 @@
 //!   penalty touches the free items.
 
 use crate::colgen::vector::{BinKnapsack, PricingSettings};
-use crate::colgen::{bins_as_columns, cut_coefficient, CutPricing, Priced, Pricing, Subset};
+use crate::colgen::{
+    bins_as_columns, cut_coefficient, suffix_best, CutPricing, Priced, Pricing, Subset,
+};
 use crate::error::Result;
 use crate::solver::Deadline;
 
@@ -70,21 +72,11 @@ impl CutKnapsack {
         let density = |i: &usize| values[*i] / self.weights[*i].max(1) as f64;
         seq.sort_by(|a, b| density(b).total_cmp(&density(a)).then(a.cmp(b)));
         seq.extend(cand.iter().copied().filter(|&i| !in_cut(i)));
-        let n = seq.len();
         // g[k * (cap + 1) + r]: best value of seq[k..] within capacity r, no penalty.
         let width = cap + 1;
-        let mut g = vec![0.0f64; (n + 1) * width];
-        for k in (0..n).rev() {
-            let (w, v) = (self.weights[seq[k]] as usize, values[seq[k]]);
-            for r in 0..width {
-                let skip = g[(k + 1) * width + r];
-                g[k * width + r] = if w <= r {
-                    skip.max(v + g[(k + 1) * width + r - w])
-                } else {
-                    skip
-                };
-            }
-        }
+        let seq_weights: Vec<u64> = seq.iter().map(|&i| self.weights[i]).collect();
+        let seq_values: Vec<f64> = seq.iter().map(|&i| values[i]).collect();
+        let g = suffix_best(&seq_weights, &seq_values, cap);
         // Per cut item, the cuts holding it.
         let cuts_of: Vec<Vec<usize>> = seq[..cut_items]
             .iter()

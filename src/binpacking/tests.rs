@@ -69,9 +69,15 @@ fn branch_and_price_equals_brute_force() {
 #[test]
 fn pricing_equals_enumeration_under_decisions() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    for case in 0..300 {
+    for case in 0..600 {
         let n = rng.random_range(2..=9usize);
-        let dims = 1 + case % 2;
+        // Cases 0, 1 mod 4: one dimension by the conflict search (`conflicts.rs`) and by the
+        // branch-and-bound (no cells for the conflict search's table); 2, 3: two dimensions.
+        let dims = 1 + (case % 4) / 2;
+        let settings = PricingSettings {
+            conflict_cells: if case % 4 == 1 { 0 } else { 20_000_000 },
+            ..PricingSettings::default()
+        };
         let capacity: Vec<u64> = (0..dims).map(|_| rng.random_range(5..=25u64)).collect();
         let mut weights: Vec<Vec<u64>> = (0..n)
             .map(|_| capacity.iter().map(|&c| rng.random_range(1..=c)).collect())
@@ -92,7 +98,7 @@ fn pricing_equals_enumeration_under_decisions() {
         };
         let together = pairs(&mut rng);
         let apart = pairs(&mut rng);
-        let mut k = BinKnapsack::new(&weights, &capacity, PricingSettings::default());
+        let mut k = BinKnapsack::new(&weights, &capacity, settings);
         k.restrict(&together, &apart);
         let (bins, complete, _) = k.search(&values);
         assert!(complete);

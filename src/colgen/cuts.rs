@@ -88,7 +88,7 @@ impl Default for CutSettings {
     fn default() -> Self {
         CutSettings {
             enabled: true,
-            share: 0.15,
+            share: 0.2,
             max_rounds: 6,
             per_round: 30,
             min_violation: 0.02,

@@ -217,6 +217,30 @@ relax_simd!(
     |s, d| u64::from(_mm512_cmp_pd_mask::<_CMP_GT_OQ>(s, d))
 );
 
+/// The suffix table of a 0-1 knapsack: `g[k·(cap+1) + r]` = the best value of items `k..`
+/// (weights `weights`, values `values`, negative values as 0) within capacity `r`, for
+/// `k ≤ n` (row `n` all 0). The exact searches that branch on a few items (those in cuts, or
+/// in conflicts) and read the rest back from it use it as their bound: exact for the items
+/// left, an upper bound once penalties or conflicts apply to them.
+pub fn suffix_best(weights: &[u64], values: &[f64], cap: usize) -> Vec<f64> {
+    let n = weights.len();
+    let width = cap + 1;
+    let mut g = vec![0.0f64; (n + 1) * width];
+    for k in (0..n).rev() {
+        let (w, v) = (weights[k] as usize, values[k].max(0.0));
+        let (head, tail) = g.split_at_mut((k + 1) * width);
+        let (row, next) = (&mut head[k * width..], &tail[..width]);
+        for r in 0..width {
+            row[r] = if w <= r {
+                next[r].max(v + next[r - w])
+            } else {
+                next[r]
+            };
+        }
+    }
+    g
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,6 +321,35 @@ mod tests {
                 let mut h = f0.clone();
                 path(&mut h, w, v, None);
                 assert_eq!(bits(&h), bits(&g), "{name} without bits: w {w}");
+            }
+        }
+    }
+
+    #[test]
+    fn suffix_table_is_the_best_value_of_every_suffix_by_enumeration() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for case in 0..200 {
+            let n = rng.random_range(0..=8usize);
+            let cap = rng.random_range(0..=30usize);
+            let w: Vec<u64> = (0..n).map(|_| rng.random_range(1..=20u64)).collect();
+            let v: Vec<f64> = (0..n).map(|_| rng.random_range(-0.2..1.0)).collect();
+            let g = suffix_best(&w, &v, cap);
+            for k in 0..=n {
+                for r in 0..=cap {
+                    let mut best = 0.0f64;
+                    for mask in 0u32..(1 << (n - k)) {
+                        let items = (0..n - k).filter(|b| mask >> b & 1 == 1).map(|b| k + b);
+                        let (ww, vv) =
+                            items.fold((0, 0.0), |(a, b), i| (a + w[i], b + v[i].max(0.0)));
+                        if ww as usize <= r {
+                            best = best.max(vv);
+                        }
+                    }
+                    assert!(
+                        (g[k * (cap + 1) + r] - best).abs() < 1e-12,
+                        "case {case}: k {k} r {r}"
+                    );
+                }
             }
         }
     }

@@ -1,12 +1,14 @@
 //! The pricing of (vector) bin packing under Ryan–Foster decisions: a 0-1 knapsack with `D`
 //! capacity rows whose items are the together-groups (weights and duals summed) and whose
 //! conflicts are the apart pairs. Exact either way: with one dimension and no apart pair among
-//! the candidates, dynamic programming over the capacity; otherwise depth-first
+//! the candidates, dynamic programming over the capacity; with one dimension and apart pairs,
+//! the exact step is the conflict search ([`super::conflicts`]); otherwise depth-first
 //! branch-and-bound (items by dual per unit of summed relative size; bound: the least over the
 //! dimensions of the Dantzig bound of that dimension's fractional knapsack over the items left
 //! that do not conflict with those taken — each drops the other rows, so each is valid;
 //! identical items are left in order, so copies of a `.vbp` item type are not permuted).
 
+use super::conflicts::ConflictSearch;
 use super::enumerate::{maximal_columns, waste_budget};
 use crate::colgen::{
     covered_items, price_uncovered, quick_then_exact, relax, BranchPricing, Column, Decisions,
@@ -34,6 +36,10 @@ pub struct PricingSettings {
     pub dp_cells: u64,
     /// Cells (types × (capacity + 1)) of the reduced-cost enumeration's tables at most.
     pub enumeration_cells: u64,
+    /// With apart pairs among the candidates and one dimension: the search over the
+    /// conflicted candidates with a suffix table of `f64` cells (`conflicts.rs`) when
+    /// candidates × (capacity + 1) is at most this; otherwise the branch-and-bound.
+    pub conflict_cells: u64,
 }
 
 impl Default for PricingSettings {
@@ -45,6 +51,7 @@ impl Default for PricingSettings {
             improvement_tol: 1e-9,
             dp_cells: 200_000_000,
             enumeration_cells: 10_000_000,
+            conflict_cells: 20_000_000,
         }
     }
 }
@@ -90,12 +97,19 @@ impl BinKnapsack {
     /// The most valuable bins at `values` (per item), best first, and whether the search
     /// completed (then the first is the exact optimum).
     pub fn search(&self, values: &[f64]) -> Searched {
-        self.search_within(values, self.settings.node_limit, &Deadline::none())
+        self.search_within(values, self.settings.node_limit, true, &Deadline::none())
     }
 
     /// [`BinKnapsack::search`] with at most `limit` branch-and-bound nodes, stopping (not
-    /// complete) once `deadline` passes.
-    fn search_within(&self, values: &[f64], limit: u64, deadline: &Deadline) -> Searched {
+    /// complete) once `deadline` passes. `exact`: the call that must prove (the quick one
+    /// found nothing); under apart pairs in one dimension it is the conflict search.
+    fn search_within(
+        &self,
+        values: &[f64],
+        limit: u64,
+        exact: bool,
+        deadline: &Deadline,
+    ) -> Searched {
         // Candidate groups: positive value, fitting alone.
         let dims = self.capacity.len();
         let mut cand: Vec<(usize, Vec<u64>, f64)> = self
@@ -150,6 +164,41 @@ impl BinKnapsack {
                     .collect()
             })
             .collect();
+        let to_items = |best: Vec<(f64, Vec<usize>)>| {
+            let mut out: Vec<(f64, Vec<usize>)> = best
+                .into_iter()
+                .map(|(v, ks)| {
+                    let mut items: Vec<usize> = ks
+                        .iter()
+                        .flat_map(|&k| self.decisions.groups[cand[k].0].iter().copied())
+                        .collect();
+                    items.sort_unstable();
+                    (v, items)
+                })
+                .collect();
+            out.sort_by(|a, b| b.0.total_cmp(&a.0));
+            out
+        };
+        if dims == 1
+            && exact
+            && (n as u64).saturating_mul(self.capacity[0] + 1) <= self.settings.conflict_cells
+        {
+            let weights: Vec<u64> = cand.iter().map(|c| c.1[0]).collect();
+            let values: Vec<f64> = cand.iter().map(|c| c.2).collect();
+            let (best, complete, nodes) = ConflictSearch {
+                weights: &weights,
+                values: &values,
+                conflicts: &conflicts,
+                capacity: self.capacity[0],
+                keep: self.settings.max_columns.max(1),
+                floor: 1.0 + self.settings.improvement_tol,
+                aim: self.aim,
+                limit,
+                deadline,
+            }
+            .run();
+            return (to_items(best), complete, nodes);
+        }
         // Surrogate rows `Σ_d λ_d w_d / C_d ≤ Σ_d λ_d`: each dimension alone, and for more
         // than one the average (two dimensions: also 1/4–3/4 both ways); per surrogate, the
         // candidates by value per unit of its size.
@@ -255,20 +304,7 @@ impl BinKnapsack {
         s.offer(v, &greedy);
         let complete = s.dfs(0, &mut vec![0; dims], 0.0);
         let nodes = s.nodes;
-        let mut out: Vec<(f64, Vec<usize>)> = s
-            .best
-            .into_iter()
-            .map(|(v, ks)| {
-                let mut items: Vec<usize> = ks
-                    .iter()
-                    .flat_map(|&k| self.decisions.groups[cand[k].0].iter().copied())
-                    .collect();
-                items.sort_unstable();
-                (v, items)
-            })
-            .collect();
-        out.sort_by(|a, b| b.0.total_cmp(&a.0));
-        (out, complete, nodes)
+        (to_items(s.best), complete, nodes)
     }
 }
 
@@ -481,7 +517,7 @@ impl Pricing for BinKnapsack {
         }
         let st = &self.settings;
         Ok(quick_then_exact(
-            |limit, _exact| self.search_within(duals, limit, deadline),
+            |limit, exact| self.search_within(duals, limit, exact, deadline),
             st.quick_nodes,
             st.node_limit,
             1.0 + st.improvement_tol,

@@ -4,6 +4,7 @@
 //! ([`BinKnapsack`]), first- and best-fit decreasing ([`fit_decreasing`]) and the enumeration of maximal one-dimensional bins
 //! ([`maximal_columns`]) behind the reduced-cost enumeration.
 
+mod conflicts;
 mod enumerate;
 mod fit;
 mod knapsack;
