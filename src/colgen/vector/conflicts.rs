@@ -17,28 +17,41 @@ use crate::solver::Deadline;
 /// What the search needs: candidates (1-D weight, value), their conflicts (indices into the
 /// candidates), the capacity, and the pruning thresholds.
 pub(super) struct ConflictSearch<'a> {
-    /// Per candidate, its weight and value (value > 0).
+    /// Per candidate, its weight.
     pub weights: &'a [u64],
+    /// Per candidate, its value (> 0).
     pub values: &'a [f64],
+    /// Per candidate, the candidates it may not share a bin with (symmetric).
     pub conflicts: &'a [Vec<usize>],
+    /// The bin's capacity.
     pub capacity: u64,
     /// Bins kept at most (the best found above `floor`, and always the best overall).
     pub keep: usize,
+    /// A bin is kept beside the best when worth more than this.
     pub floor: f64,
     /// Prune at this value even without a bin worth it.
     pub aim: f64,
+    /// Search nodes at most (then the answer proves nothing).
     pub limit: u64,
+    /// Stop (not complete) once it passes, checked every 4,096 nodes.
     pub deadline: &'a Deadline,
 }
 
 /// The search's own state.
 struct State<'a> {
+    /// The order: the conflicted candidates, then the free ones.
     seq: Vec<usize>,
+    /// How many of `seq` are conflicted.
     conflicted: usize,
+    /// The suffix table over `seq` ([`suffix_best`]).
     g: Vec<f64>,
+    /// `capacity + 1`: a row of `g`.
     width: usize,
+    /// Per candidate, how many taken ones conflict with it.
     blocked: Vec<u32>,
+    /// The conflicted candidates taken so far.
     taken: Vec<usize>,
+    /// The bins found (value, candidates), best first, at most `keep`.
     best: Vec<(f64, Vec<usize>)>,
     nodes: u64,
     ask: &'a ConflictSearch<'a>,
