@@ -13,7 +13,7 @@
 
 use crate::colgen::vector::{BinKnapsack, PricingSettings};
 use crate::colgen::{
-    bins_as_columns, cut_coefficient, suffix_best, CutPricing, Priced, Pricing, Subset,
+    bins_as_columns, cut_coefficient, CutPricing, Priced, Pricing, Subset, SuffixTable,
 };
 use crate::error::Result;
 use crate::solver::Deadline;
@@ -72,11 +72,12 @@ impl CutKnapsack {
         let density = |i: &usize| values[*i] / self.weights[*i].max(1) as f64;
         seq.sort_by(|a, b| density(b).total_cmp(&density(a)).then(a.cmp(b)));
         seq.extend(cand.iter().copied().filter(|&i| !in_cut(i)));
-        // g[k * (cap + 1) + r]: best value of seq[k..] within capacity r, no penalty.
-        let width = cap + 1;
-        let seq_weights: Vec<u64> = seq.iter().map(|&i| self.weights[i]).collect();
-        let seq_values: Vec<f64> = seq.iter().map(|&i| values[i]).collect();
-        let g = suffix_best(&seq_weights, &seq_values, cap);
+        // The best value of seq[k..] within capacity r, no penalty.
+        let g = SuffixTable::new(
+            seq.iter().map(|&i| self.weights[i]).collect(),
+            seq.iter().map(|&i| values[i]).collect(),
+            cap,
+        );
         // Per cut item, the cuts holding it.
         let cuts_of: Vec<Vec<usize>> = seq[..cut_items]
             .iter()
@@ -93,7 +94,6 @@ impl CutKnapsack {
             cuts: &self.cuts,
             cuts_of: &cuts_of,
             g: &g,
-            width,
             cut_items,
             floor,
             keep: keep.max(1),
@@ -118,8 +118,7 @@ struct Search<'a> {
     values: &'a [f64],
     cuts: &'a [(Subset, f64)],
     cuts_of: &'a [Vec<usize>],
-    g: &'a [f64],
-    width: usize,
+    g: &'a SuffixTable,
     cut_items: usize,
     floor: f64,
     keep: usize,
@@ -152,7 +151,7 @@ impl Search<'_> {
         if self.nodes > self.limit {
             return false;
         }
-        let top = value + self.g[k * self.width + room];
+        let top = value + self.g.best(k, room);
         // Relative slack as the knapsack's own: round-off never prunes the optimum.
         if top <= self.threshold() + 1e-12 * top.abs() {
             return true;
@@ -160,17 +159,7 @@ impl Search<'_> {
         if k == self.cut_items {
             // The free items: exact from the table.
             let mut items = self.taken.clone();
-            let mut r = room;
-            for j in k..self.seq.len() {
-                let w = self.weights[self.seq[j]] as usize;
-                if w <= r
-                    && self.g[j * self.width + r]
-                        == self.values[self.seq[j]] + self.g[(j + 1) * self.width + r - w]
-                {
-                    items.push(self.seq[j]);
-                    r -= w;
-                }
-            }
+            items.extend(self.g.fill(k, room).into_iter().map(|j| self.seq[j]));
             items.sort_unstable();
             if self.best.len() >= self.keep {
                 let worst = (0..self.best.len())

@@ -45,4 +45,4 @@ pub use separation::Separation;
 pub type CoveringMaster = crate::solver::CoveringLp;
 pub use pricing::{covered_items, price_uncovered, Priced, Pricing};
 pub use recover::recovered_columns;
-pub use table::{relax, suffix_best, Taken};
+pub use table::{relax, SuffixTable, Taken};

@@ -217,28 +217,61 @@ relax_simd!(
     |s, d| u64::from(_mm512_cmp_pd_mask::<_CMP_GT_OQ>(s, d))
 );
 
-/// The suffix table of a 0-1 knapsack: `g[k·(cap+1) + r]` = the best value of items `k..`
-/// (weights `weights`, values `values`, negative values as 0) within capacity `r`, for
-/// `k ≤ n` (row `n` all 0). The exact searches that branch on a few items (those in cuts, or
-/// in conflicts) and read the rest back from it use it as their bound: exact for the items
-/// left, an upper bound once penalties or conflicts apply to them.
-pub fn suffix_best(weights: &[u64], values: &[f64], cap: usize) -> Vec<f64> {
-    let n = weights.len();
-    let width = cap + 1;
-    let mut g = vec![0.0f64; (n + 1) * width];
-    for k in (0..n).rev() {
-        let (w, v) = (weights[k] as usize, values[k].max(0.0));
-        let (head, tail) = g.split_at_mut((k + 1) * width);
-        let (row, next) = (&mut head[k * width..], &tail[..width]);
-        for r in 0..width {
-            row[r] = if w <= r {
-                next[r].max(v + next[r - w])
-            } else {
-                next[r]
-            };
+/// The suffix table of a 0-1 knapsack over items in a fixed order: `best(k, r)` = the best
+/// value of items `k..` (negative values as 0) within capacity `r`, for `k ≤ n`. The exact
+/// searches that branch on a few items first (those in cuts, or in conflicts) bound every node
+/// by it, and once those are decided read the rest back from it ([`SuffixTable::fill`]): it is
+/// exact for the items left, an upper bound once penalties or conflicts apply to them.
+pub struct SuffixTable {
+    weights: Vec<u64>,
+    values: Vec<f64>,
+    width: usize,
+    g: Vec<f64>,
+}
+
+impl SuffixTable {
+    /// The table of items with `weights` and `values`, in that order, up to capacity `cap`.
+    pub fn new(weights: Vec<u64>, values: Vec<f64>, cap: usize) -> SuffixTable {
+        let n = weights.len();
+        let width = cap + 1;
+        let mut g = vec![0.0f64; (n + 1) * width];
+        for k in (0..n).rev() {
+            let (w, v) = (weights[k] as usize, values[k].max(0.0));
+            let (head, tail) = g.split_at_mut((k + 1) * width);
+            let (row, next) = (&mut head[k * width..], &tail[..width]);
+            for r in 0..width {
+                row[r] = if w <= r {
+                    next[r].max(v + next[r - w])
+                } else {
+                    next[r]
+                };
+            }
+        }
+        SuffixTable {
+            weights,
+            values,
+            width,
+            g,
         }
     }
-    g
+
+    /// The best value of items `k..` within capacity `r`.
+    pub fn best(&self, k: usize, r: usize) -> f64 {
+        self.g[k * self.width + r]
+    }
+
+    /// The positions of items `k..` of one bin worth [`SuffixTable::best`]`(k, r)`.
+    pub fn fill(&self, k: usize, mut r: usize) -> Vec<usize> {
+        let mut taken = Vec::new();
+        for j in k..self.weights.len() {
+            let w = self.weights[j] as usize;
+            if w <= r && self.best(j, r) == self.values[j].max(0.0) + self.best(j + 1, r - w) {
+                taken.push(j);
+                r -= w;
+            }
+        }
+        taken
+    }
 }
 
 #[cfg(test)]
@@ -333,7 +366,7 @@ mod tests {
             let cap = rng.random_range(0..=30usize);
             let w: Vec<u64> = (0..n).map(|_| rng.random_range(1..=20u64)).collect();
             let v: Vec<f64> = (0..n).map(|_| rng.random_range(-0.2..1.0)).collect();
-            let g = suffix_best(&w, &v, cap);
+            let g = SuffixTable::new(w.clone(), v.clone(), cap);
             for k in 0..=n {
                 for r in 0..=cap {
                     let mut best = 0.0f64;
@@ -346,8 +379,19 @@ mod tests {
                         }
                     }
                     assert!(
-                        (g[k * (cap + 1) + r] - best).abs() < 1e-12,
+                        (g.best(k, r) - best).abs() < 1e-12,
                         "case {case}: k {k} r {r}"
+                    );
+                    let fill = g.fill(k, r);
+                    let weight: u64 = fill.iter().map(|&j| w[j]).sum();
+                    let value: f64 = fill.iter().map(|&j| v[j].max(0.0)).sum();
+                    assert!(
+                        weight as usize <= r && fill.iter().all(|&j| j >= k),
+                        "case {case}"
+                    );
+                    assert!(
+                        (value - best).abs() < 1e-12,
+                        "case {case}: fill {value} vs {best}"
                     );
                 }
             }

@@ -1,5 +1,5 @@
 //! The exact 1-D pricing under apart pairs: a depth-first search over the candidates that
-//! conflict with another, the rest read back from a suffix table ([`suffix_best`]).
+//! conflict with another, the rest read back from a suffix table ([`SuffixTable`]).
 //!
 //! Ryan–Foster branching leaves a node's pricing with a handful of apart pairs among a few
 //! hundred candidates. The general branch-and-bound ([`super::knapsack`]) bounds by the
@@ -11,7 +11,7 @@
 //! without search. The nodes are at most `2^m` for `m` conflicted candidates, and the table
 //! prunes nearly all of them.
 
-use crate::colgen::suffix_best;
+use crate::colgen::SuffixTable;
 use crate::solver::Deadline;
 
 /// What the search needs: candidates (1-D weight, value), their conflicts (indices into the
@@ -43,10 +43,8 @@ struct State<'a> {
     seq: Vec<usize>,
     /// How many of `seq` are conflicted.
     conflicted: usize,
-    /// The suffix table over `seq` ([`suffix_best`]).
-    g: Vec<f64>,
-    /// `capacity + 1`: a row of `g`.
-    width: usize,
+    /// The suffix table over `seq`.
+    g: SuffixTable,
     /// Per candidate, how many taken ones conflict with it.
     blocked: Vec<u32>,
     /// The conflicted candidates taken so far.
@@ -70,10 +68,9 @@ impl ConflictSearch<'_> {
         let w: Vec<u64> = seq.iter().map(|&c| self.weights[c]).collect();
         let v: Vec<f64> = seq.iter().map(|&c| self.values[c]).collect();
         let mut s = State {
-            g: suffix_best(&w, &v, cap),
+            g: SuffixTable::new(w, v, cap),
             seq,
             conflicted,
-            width: cap + 1,
             blocked: vec![0; n],
             taken: Vec::new(),
             best: Vec::new(),
@@ -101,25 +98,14 @@ impl State<'_> {
         {
             return false;
         }
-        let top = value + self.g[k * self.width + room];
+        let top = value + self.g.best(k, room);
         // As the branch-and-bound: prune on the best bin only (and the aim).
         if top <= self.top().max(self.ask.aim) + 1e-12 {
             return true;
         }
         if k == self.conflicted {
             let mut ks = self.taken.clone();
-            let mut r = room;
-            for j in k..self.seq.len() {
-                let c = self.seq[j];
-                let w = self.ask.weights[c] as usize;
-                if w <= r
-                    && self.g[j * self.width + r]
-                        == self.ask.values[c] + self.g[(j + 1) * self.width + r - w]
-                {
-                    ks.push(c);
-                    r -= w;
-                }
-            }
+            ks.extend(self.g.fill(k, room).into_iter().map(|j| self.seq[j]));
             if top > self.top() || top > self.ask.floor {
                 self.best.push((top, ks));
                 self.best.sort_by(|a, b| b.0.total_cmp(&a.0));
