@@ -86,6 +86,11 @@ pub struct Settings {
     pub root_cg: CgSettings,
     /// Columns per pricing call at the aggregated root.
     pub root_columns: usize,
+    /// The aggregated root's [`PricingSettings::deviations`] (the unit tree's are
+    /// `pricing.deviations`, 0): its loop's tail adds full bins a call instead of one. In the
+    /// tree they changed Hard28 BPP175's branching (15 nodes, open at 10 s, against 5 nodes
+    /// and 6.9 s); models/packing.md §3.
+    pub root_deviations: usize,
 }
 
 /// The aggregated root's column generation: self-adjusting Wentges smoothing, the
@@ -93,7 +98,8 @@ pub struct Settings {
 /// AI/ANI 402 (an earlier session; docs/results.md's history in git): the root converged in
 /// 4.3–6.1 s against more than 19 s without them. At most 2 columns a row in the master's LP
 /// (column management, models/packing.md §2): the AI/ANI 600 roots settle in 6.4–9.9 s
-/// instead of 10.2–17.0 s.
+/// instead of 10.2–17.0 s; with `root_deviations` (several full bins a pricing call) within
+/// 6.8 s (models/packing.md §3).
 pub fn root_cg() -> CgSettings {
     CgSettings {
         smoothing_auto: true,
@@ -127,6 +133,7 @@ impl Default for Settings {
             cuts: CutSettings::default(),
             root_cg: root_cg(),
             root_columns: 30,
+            root_deviations: 16,
         }
     }
 }
@@ -245,7 +252,7 @@ pub fn solve(
                 settings.local.share_after_root
             };
             // Before the root too when every bin must be full (`Σw = lower·C`, the perfect
-            // packings of AI): a packing found needs no root, which takes 13–16 s at 600
+            // packings of AI): a packing found needs no root, which takes 4–7 s at 600
             // items. Within `node_limit` nodes: the root is cheap on smaller instances
             // (Falkenauer T) and its dives find many packings; after it the search gets
             // `perfect_node_limit`. Other budgets wait for the root: before it, the search
@@ -267,6 +274,7 @@ pub fn solve(
                 root_bp.cg = settings.root_cg.clone();
                 let root_pricing = PricingSettings {
                     max_columns: settings.root_columns,
+                    deviations: settings.root_deviations,
                     ..settings.pricing.clone()
                 };
                 let root = aggregate::root(

@@ -139,6 +139,62 @@ fn pricing_equals_enumeration_under_decisions() {
     }
 }
 
+/// The deviations of the dynamic programme's tracebacks (`PricingSettings::deviations`): every
+/// bin they add fits, is worth what its items are worth, improves and comes once, the read-back
+/// bins stay, and where mostly full bins improve (the tail of an AI/ANI root) they give more
+/// than the one bin a weight the read-back gives.
+#[test]
+fn deviations_add_distinct_improving_bins() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut more = 0;
+    for case in 0..300 {
+        let n = rng.random_range(3..=10usize);
+        let cap = rng.random_range(10..=30u64);
+        let weights: Vec<Vec<u64>> = (0..n).map(|_| vec![rng.random_range(1..=cap)]).collect();
+        let values: Vec<f64> = weights
+            .iter()
+            .map(|w| (w[0] as f64 + 0.3 * rng.random::<f64>()) / cap as f64)
+            .collect();
+        let search = |deviations: usize| {
+            let settings = PricingSettings {
+                max_columns: 50,
+                deviations,
+                ..PricingSettings::default()
+            };
+            BinKnapsack::new(&weights, &[cap], settings)
+                .search(&values)
+                .0
+        };
+        let (plain, dev) = (search(0), search(16));
+        let floor = 1.0 + PricingSettings::default().improvement_tol;
+        let improving = (0u32..1 << n)
+            .filter(|&mask| {
+                let items = (0..n).filter(|&i| mask >> i & 1 == 1);
+                let w: u64 = items.clone().map(|i| weights[i][0]).sum();
+                w <= cap && items.map(|i| values[i]).sum::<f64>() > floor
+            })
+            .count();
+        assert_eq!(
+            plain.first().map(|b| b.0),
+            dev.first().map(|b| b.0),
+            "case {case}"
+        );
+        let mut seen = std::collections::HashSet::new();
+        for (k, (v, items)) in dev.iter().enumerate() {
+            let w: u64 = items.iter().map(|&i| weights[i][0]).sum();
+            assert!(w <= cap, "case {case}");
+            let again: f64 = items.iter().map(|&i| values[i]).sum();
+            assert!((again - v).abs() < 1e-9, "case {case}");
+            assert!(k == 0 || *v > floor, "case {case}");
+            assert!(seen.insert(items.clone()), "case {case}: a bin twice");
+        }
+        assert!(plain.iter().all(|b| dev.contains(b)), "case {case}");
+        assert!(dev.len() <= improving.max(1), "case {case}");
+        more += usize::from(dev.len() > plain.len());
+    }
+    assert!(more >= 30, "deviations added bins in {more} cases of 300");
+}
+
 /// The root LP of `cg` on a BPPLIB instance kept in `data/` equals Brandão's `lp_bound`.
 #[test]
 fn root_lp_matches_the_published_bound() {

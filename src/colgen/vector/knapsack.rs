@@ -40,6 +40,12 @@ pub struct PricingSettings {
     /// conflicted candidates with a suffix table of `f64` cells (`conflicts.rs`) when
     /// candidates × (capacity + 1) is at most this; otherwise the branch-and-bound.
     pub conflict_cells: u64,
+    /// One dimension without conflicts, not diving: when the bins of distinct weights the
+    /// dynamic programme reads back are fewer than `max_columns`, also up to this many
+    /// one-step deviations a step of each one's traceback (bins of the same weight, each the
+    /// best of its stage; `BinKnapsack::deviations`); 0: off (the bin-packing family sets
+    /// 16 at its aggregated root, `root_deviations`).
+    pub deviations: usize,
 }
 
 impl Default for PricingSettings {
@@ -52,6 +58,7 @@ impl Default for PricingSettings {
             dp_cells: 200_000_000,
             enumeration_cells: 10_000_000,
             conflict_cells: 20_000_000,
+            deviations: 0,
         }
     }
 }
@@ -167,14 +174,7 @@ impl BinKnapsack {
         let to_items = |best: Vec<(f64, Vec<usize>)>| {
             let mut out: Vec<(f64, Vec<usize>)> = best
                 .into_iter()
-                .map(|(v, ks)| {
-                    let mut items: Vec<usize> = ks
-                        .iter()
-                        .flat_map(|&k| self.decisions.groups[cand[k].0].iter().copied())
-                        .collect();
-                    items.sort_unstable();
-                    (v, items)
-                })
+                .map(|(v, ks)| (v, self.items_of(&cand, &ks)))
                 .collect();
             out.sort_by(|a, b| b.0.total_cmp(&a.0));
             out
@@ -329,23 +329,111 @@ impl BinKnapsack {
         order.sort_by(|&a, &b| f[b].total_cmp(&f[a]).then(a.cmp(&b)));
         let floor = 1.0 + self.settings.improvement_tol;
         let keep = self.settings.max_columns.max(1);
-        let mut out = Vec::new();
+        let mut paths: Vec<(f64, Vec<usize>)> = Vec::new();
         for (rank, &c) in order.iter().enumerate() {
-            if out.len() >= keep || (rank > 0 && f[c] <= floor) {
+            if paths.len() >= keep || (rank > 0 && f[c] <= floor) {
                 break;
             }
-            let (mut w, mut items) = (c, Vec::new());
-            for k in (0..n).rev() {
-                if took.get(k, w) {
-                    items.extend(self.decisions.groups[cand[k].0].iter().copied());
-                    w -= cand[k].1[0] as usize;
-                }
-            }
-            items.sort_unstable();
-            out.push((f[c], items));
+            let mut path = Vec::new();
+            trace(&took, cand, n, c, &mut path);
+            paths.push((f[c], path));
         }
+        if paths.len() < keep && self.settings.deviations > 0 && !self.diving {
+            paths.extend(self.deviations(cand, &paths, &took, floor, keep - paths.len()));
+        }
+        let out = paths
+            .into_iter()
+            .map(|(v, path)| (v, self.items_of(cand, &path)))
+            .collect();
         (out, true, (n * (cap + 1)) as u64)
     }
+
+    /// The items of the candidates `ks` (their together-groups), sorted.
+    fn items_of(&self, cand: &[(usize, Vec<u64>, f64)], ks: &[usize]) -> Vec<usize> {
+        let mut items: Vec<usize> = ks
+            .iter()
+            .flat_map(|&k| self.decisions.groups[cand[k].0].iter().copied())
+            .collect();
+        items.sort_unstable();
+        items
+    }
+
+    /// More improving bins from the same table, for the tail of a root whose columns must all
+    /// be full bins, where the distinct weights give one bin a call. Along each traceback of
+    /// `paths`, a step may take, instead of the last candidate that improved its cell, one
+    /// that improved it earlier (at most `deviations` of them a step, none a copy of the
+    /// candidate it replaces): the best bin of that weight at that stage, completed the usual
+    /// way. Each is a bin of the same weight, worth at most as much; those worth more than
+    /// `floor` and new are returned, best first, at most `room`.
+    fn deviations(
+        &self,
+        cand: &[(usize, Vec<u64>, f64)],
+        paths: &[(f64, Vec<usize>)],
+        took: &Taken,
+        floor: f64,
+        room: usize,
+    ) -> Vec<(f64, Vec<usize>)> {
+        let weight = |k: usize| cand[k].1[0] as usize;
+        let twin = |a: usize, b: usize| cand[a].1 == cand[b].1 && cand[a].2 == cand[b].2;
+        let sorted = |p: &[usize]| {
+            let mut key = p.to_vec();
+            key.sort_unstable();
+            key
+        };
+        let mut seen: std::collections::HashSet<Vec<usize>> =
+            paths.iter().map(|p| sorted(&p.1)).collect();
+        let mut found: Vec<(f64, Vec<usize>)> = Vec::new();
+        for (_, path) in paths {
+            let mut w = path.iter().map(|&k| weight(k)).sum::<usize>();
+            for (step, &k) in path.iter().enumerate() {
+                let mut tried = 0;
+                for alt in (0..k).rev() {
+                    if tried >= self.settings.deviations {
+                        break;
+                    }
+                    if !took.get(alt, w) || twin(alt, k) {
+                        continue;
+                    }
+                    tried += 1;
+                    let mut dev = path[..step].to_vec();
+                    dev.push(alt);
+                    let left = trace(took, cand, alt, w - weight(alt), &mut dev);
+                    let value: f64 = dev.iter().map(|&j| cand[j].2).sum();
+                    if left == 0 && value > floor && seen.insert(sorted(&dev)) {
+                        found.push((value, dev));
+                    }
+                }
+                w -= weight(k);
+            }
+        }
+        found.sort_by(|a, b| b.0.total_cmp(&a.0));
+        found.truncate(room);
+        found
+    }
+}
+
+/// The read-back of the one-dimensional table: the bin of weight `w` over the candidates below
+/// `below`, each step taking the last candidate that improved the cell (the best bin of that
+/// weight at its stage), pushed onto `path`. Returns the weight left (0 when the cell is
+/// reached).
+fn trace(
+    took: &Taken,
+    cand: &[(usize, Vec<u64>, f64)],
+    mut below: usize,
+    mut w: usize,
+    path: &mut Vec<usize>,
+) -> usize {
+    while w > 0 {
+        match (0..below).rev().find(|&k| took.get(k, w)) {
+            Some(k) => {
+                path.push(k);
+                w -= cand[k].1[0] as usize;
+                below = k;
+            }
+            None => break,
+        }
+    }
+    w
 }
 
 /// A surrogate row of the bound: multipliers `λ_d / C_d`, candidate sizes, and the
