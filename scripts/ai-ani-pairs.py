@@ -15,7 +15,15 @@ from collections import Counter
 
 def load(path):
     with open(path) as f:
-        v = [int(x) for x in f.read().split()]
+        words = f.read().split()
+    for line, word in enumerate(words, 1):
+        if not word.isdigit():
+            print(f"error: {path}: entry {line}: value {word!r}: not a whole number", file=sys.stderr)
+            sys.exit(2)
+    v = [int(x) for x in words]
+    if len(v) < 2 or len(v) != v[0] + 2:
+        print(f"error: {path}: {len(v)} numbers, expected n + 2 (n, C, n weights)", file=sys.stderr)
+        sys.exit(2)
     return v[1], v[2:]
 
 
@@ -23,6 +31,10 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     ai_dir, ani_dir = sys.argv[1], sys.argv[2]
+    for d in (ai_dir, ani_dir):
+        if not os.path.isdir(d):
+            print(f"error: {d}: not a folder", file=sys.stderr)
+            sys.exit(2)
     merged = total = 0
     for name in sorted(os.listdir(ani_dir)):
         if "_NR_" not in name:
