@@ -2,7 +2,7 @@
 //! files, into `ceil(Σw/C)` bins, and prints per file whether it found a packing, the nodes
 //! and the seconds. No root LP, no tree: the search's own reach on AI-like instances.
 //!
-//! `cargo run --release --example tight_probe -- [--nodes N] [--seconds S] [--restart N] [--seed N] [--lds N] FILE...`
+//! `cargo run --release --example tight_probe -- [--nodes N] [--seconds S] [--restart N] [--seed N] [--lds N] [--branching N] FILE...`
 use std::path::Path;
 use std::time::Instant;
 use vcalloc::binpacking::tight::{pack, Tight, TightSettings};
@@ -23,6 +23,7 @@ fn main() {
             "--restart" => settings.restart_nodes = value.parse().expect("--restart N"),
             "--seed" => settings.seed = value.parse().expect("--seed N"),
             "--lds" => settings.discrepancies = value.parse().expect("--lds N"),
+            "--branching" => settings.branching = value.parse().expect("--branching N"),
             _ => panic!("unknown flag {flag}"),
         }
     }

@@ -30,6 +30,10 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
+/// Completions listed for one bin at most, whatever `branching` says (a bin beyond is cut,
+/// so the search is incomplete): bounds the list's memory (about 100 bytes a completion).
+const MAX_COMPLETIONS: usize = 1 << 16;
+
 /// Settings of the search.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -41,7 +45,8 @@ pub struct TightSettings {
     /// Nodes at most when every bin must be full (`Σw = k·C`), after the root (before it,
     /// where the search also runs then, `node_limit`).
     pub perfect_node_limit: u64,
-    /// Completions tried per pivot at most (beyond, the search is incomplete).
+    /// Completions tried per pivot at most (beyond, the search is incomplete; at most
+    /// 65,536 whatever this says).
     pub branching: usize,
     /// Share of the time left it may take.
     pub share: f64,
@@ -128,6 +133,8 @@ struct Search<'a> {
     pruned: u64,
     /// Departures from the first completion still allowed on this path (`None`: no limit).
     budget: Option<usize>,
+    /// The deadline passed during an enumeration of completions.
+    late: std::cell::Cell<bool>,
 }
 
 impl Search<'_> {
@@ -216,11 +223,16 @@ impl Search<'_> {
         let lo = room.saturating_sub(waste);
         if lo == 0 {
             out.push(acc.clone());
+            // Every branch ends in a completion, so the clock, read every 4,096 of them,
+            // bounds an uncapped enumeration (`branching` in the millions) by the deadline.
+            if out.len().is_multiple_of(4096) && self.deadline.expired() {
+                self.late.set(true);
+            }
         }
         let w = &self.t.w;
         let start = w.partition_point(|&x| x > room).max(from);
         for (a, &wa) in w.iter().enumerate().skip(start) {
-            if out.len() > cap || !any_in(self.row(a), lo.max(1), room) {
+            if out.len() > cap || self.late.get() || !any_in(self.row(a), lo.max(1), room) {
                 return;
             }
             if self.left[a] == 0 {
@@ -236,7 +248,7 @@ impl Search<'_> {
                 acc.push((a, c));
                 self.completions(rest, waste, a + 1, cap, acc, out);
                 acc.pop();
-                if out.len() > cap {
+                if out.len() > cap || self.late.get() {
                     return;
                 }
             }
@@ -345,6 +357,12 @@ impl Search<'_> {
         self.build_reach(room);
         let mut out = Vec::new();
         self.completions(room, waste, 0, self.branching, &mut Vec::new(), &mut out);
+        if self.late.get() {
+            self.cut = true;
+            self.cuts += 1;
+            self.left[p] += 1;
+            return false;
+        }
         if out.len() > self.branching {
             self.cut = true;
             self.cuts += 1;
@@ -445,7 +463,7 @@ pub fn pack(
         left,
         nodes: 0,
         limit: settings.node_limit,
-        branching: settings.branching,
+        branching: settings.branching.min(MAX_COMPLETIONS),
         cut: false,
         deadline,
         chosen: Vec::new(),
@@ -461,6 +479,7 @@ pub fn pack(
         failed: HashSet::new(),
         pruned: 0,
         budget: None,
+        late: std::cell::Cell::new(false),
     };
     let mut keyrng = ChaCha8Rng::seed_from_u64(0x7167_6874);
     s.keys = (0..t.w.len())

@@ -194,3 +194,23 @@ fn limits_give_no_answer() {
         Tight::Found(_)
     ));
 }
+
+/// The deadline holds with no cap on completions set: one item above `C/2` and 200
+/// distinct small weights, so its room has billions of completions; the search given 0.1 s
+/// returns no answer within 2 s (before the enumeration read the clock and listed at most
+/// 65,536 completions a bin, it ran until its memory ran out).
+#[test]
+fn an_uncapped_enumeration_keeps_the_deadline() {
+    let mut w: Vec<u64> = (1..=200).collect();
+    w.push(501);
+    let bins = w.iter().sum::<u64>().div_ceil(1000);
+    let start = std::time::Instant::now();
+    let settings = TightSettings {
+        branching: usize::MAX,
+        ..complete()
+    };
+    let r = pack(&w, 1000, bins, &settings, &Deadline::after(Some(0.1)));
+    let secs = start.elapsed().as_secs_f64();
+    assert_eq!(r, Tight::Unknown);
+    assert!(secs < 2.0, "{secs} s for a 0.1-s deadline");
+}
