@@ -31,7 +31,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
 /// Completions listed for one bin at most, whatever `branching` says (a bin beyond is cut,
-/// so the search is incomplete): bounds the list's memory (about 100 bytes a completion).
+/// so the search is incomplete). Every branch of the enumeration ends in a completion, so
+/// this bounds its time (tens of milliseconds) as well as the list's memory (about 100 bytes
+/// a completion), and the deadline, read at every node, holds.
 const MAX_COMPLETIONS: usize = 1 << 16;
 
 /// Settings of the search.
@@ -133,8 +135,6 @@ struct Search<'a> {
     pruned: u64,
     /// Departures from the first completion still allowed on this path (`None`: no limit).
     budget: Option<usize>,
-    /// The deadline passed during an enumeration of completions.
-    late: std::cell::Cell<bool>,
 }
 
 impl Search<'_> {
@@ -223,16 +223,11 @@ impl Search<'_> {
         let lo = room.saturating_sub(waste);
         if lo == 0 {
             out.push(acc.clone());
-            // Every branch ends in a completion, so the clock, read every 4,096 of them,
-            // bounds an uncapped enumeration (`branching` in the millions) by the deadline.
-            if out.len().is_multiple_of(4096) && self.deadline.expired() {
-                self.late.set(true);
-            }
         }
         let w = &self.t.w;
         let start = w.partition_point(|&x| x > room).max(from);
         for (a, &wa) in w.iter().enumerate().skip(start) {
-            if out.len() > cap || self.late.get() || !any_in(self.row(a), lo.max(1), room) {
+            if out.len() > cap || !any_in(self.row(a), lo.max(1), room) {
                 return;
             }
             if self.left[a] == 0 {
@@ -248,7 +243,7 @@ impl Search<'_> {
                 acc.push((a, c));
                 self.completions(rest, waste, a + 1, cap, acc, out);
                 acc.pop();
-                if out.len() > cap || self.late.get() {
+                if out.len() > cap {
                     return;
                 }
             }
@@ -357,12 +352,6 @@ impl Search<'_> {
         self.build_reach(room);
         let mut out = Vec::new();
         self.completions(room, waste, 0, self.branching, &mut Vec::new(), &mut out);
-        if self.late.get() {
-            self.cut = true;
-            self.cuts += 1;
-            self.left[p] += 1;
-            return false;
-        }
         if out.len() > self.branching {
             self.cut = true;
             self.cuts += 1;
@@ -479,7 +468,6 @@ pub fn pack(
         failed: HashSet::new(),
         pruned: 0,
         budget: None,
-        late: std::cell::Cell::new(false),
     };
     let mut keyrng = ChaCha8Rng::seed_from_u64(0x7167_6874);
     s.keys = (0..t.w.len())

@@ -197,8 +197,8 @@ fn limits_give_no_answer() {
 
 /// The deadline holds with no cap on completions set: one item above `C/2` and 200
 /// distinct small weights, so its room has billions of completions; the search given 0.1 s
-/// returns no answer within 2 s (before the enumeration read the clock and listed at most
-/// 65,536 completions a bin, it ran until its memory ran out).
+/// returns no answer within 2 s (before the enumeration listed at most 65,536 completions a
+/// bin, it ran until its memory ran out).
 #[test]
 fn an_uncapped_enumeration_keeps_the_deadline() {
     let mut w: Vec<u64> = (1..=200).collect();
