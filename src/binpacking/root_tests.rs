@@ -214,3 +214,97 @@ fn dual_optimal_inequalities_keep_the_lp_value() {
         );
     }
 }
+
+/// The root's dives from a converged aggregated root, with every column live in a retry's
+/// master, with column management before each retry (the aggregated default, 2 live columns
+/// a row, and half a column a row), and with more dives on a share of the time: whatever they
+/// return covers every item within the capacity (as unit bins, each item exactly once), never
+/// uses fewer bins than the brute-force optimum, and beats the start it was given.
+#[test]
+fn root_dives_with_column_management_return_valid_packings() {
+    use super::aggregate::TypeKnapsack;
+    use crate::colgen::{root_dives, run, BpSettings, CoveringMaster, DiveSettings};
+    let mut rng = ChaCha8Rng::seed_from_u64(58);
+    let (mut found, mut checked) = ([0usize; 4], 0);
+    for case in 0..120 {
+        let (inst, types, demands) = with_repeats(&mut rng, case);
+        let one_d = inst.dims() == 1 && inst.len() <= 14;
+        let opt = one_d.then(|| {
+            let w: Vec<u64> = inst.items.iter().map(|x| x[0]).collect();
+            min_bins(&w, inst.capacity[0])
+        });
+        let variants = [(0.0, 0.0), (2.0, 0.0), (0.5, 0.0), (2.0, 0.5)];
+        for (v, &(per_row, share)) in variants.iter().enumerate() {
+            let mut oracle = TypeKnapsack::new(&inst, &types, PricingSettings::default());
+            let mut master = CoveringMaster::new(&demands);
+            for t in 0..types.count() {
+                master.add_column(vec![(t, 1.0)]).unwrap();
+            }
+            let cg = solve::root_cg();
+            let deadline = Deadline::after(Some(5.0));
+            let out = run(&mut master, &mut oracle, &cg, 0.0, &deadline).unwrap();
+            let bound = crate::ceil_with_tolerance(out.bound);
+            let start = inst.len() as u64; // one item a bin
+            let settings = BpSettings {
+                dive: DiveSettings {
+                    retry_live_columns_per_row: per_row,
+                    retry_share: share,
+                    ..DiveSettings::default()
+                },
+                ..BpSettings::default()
+            };
+            let cols =
+                root_dives(&mut master, &mut oracle, &settings, bound, start, &deadline).unwrap();
+            let Some(cols) = cols else { continue };
+            found[v] += 1;
+            assert!(
+                (cols.len() as u64) < start,
+                "case {case}: no better than the start"
+            );
+            let mut covered = vec![0.0; demands.len()];
+            for c in &cols {
+                for d in 0..inst.dims() {
+                    let load: u64 = c
+                        .iter()
+                        .map(|&(t, k)| k as u64 * inst.items[types.members[t][0]][d])
+                        .sum();
+                    assert!(load <= inst.capacity[d], "case {case}: a bin over capacity");
+                }
+                for &(t, k) in c {
+                    covered[t] += k;
+                }
+            }
+            assert!(
+                covered.iter().zip(&demands).all(|(c, d)| c >= d),
+                "case {case}, variant {v}: {covered:?} does not cover {demands:?}"
+            );
+            // As unit bins (a bin asking for more copies than are left takes what is left):
+            // every item exactly once.
+            let bins = types.to_unit_bins(&cols);
+            let mut seen = vec![0u32; inst.len()];
+            for b in &bins {
+                for &i in b {
+                    seen[i] += 1;
+                }
+            }
+            assert!(
+                seen.iter().all(|&n| n == 1),
+                "case {case}, variant {v}: {seen:?}"
+            );
+            assert!(bins.len() <= cols.len(), "case {case}");
+            if let Some(opt) = opt {
+                checked += 1;
+                assert!(
+                    bins.len() >= opt,
+                    "case {case}: {} bins below {opt}",
+                    bins.len()
+                );
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} packings against brute force");
+    assert!(
+        found.iter().all(|&f| f >= 100),
+        "the dives found only {found:?}"
+    );
+}

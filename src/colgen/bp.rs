@@ -516,8 +516,16 @@ pub fn root_dives<P: Pricing>(
     let mut tabu = HashSet::new();
     let mut found: Option<Vec<Column>> = None;
     let mut best = best;
-    for _ in 0..=settings.dive_retries {
+    let began = Instant::now();
+    // The time the dives beyond `dive_retries` may take, all of them together.
+    let more = deadline
+        .remaining_secs()
+        .map_or(0.0, |left| left * settings.dive.retry_share);
+    for dive in 0.. {
         if best <= target || deadline.expired() {
+            break;
+        }
+        if dive > settings.dive_retries && began.elapsed().as_secs_f64() >= more {
             break;
         }
         let guide = DiveGuide {
@@ -543,6 +551,14 @@ pub fn root_dives<P: Pricing>(
         *master = CoveringMaster::new(&demands);
         for c in cols {
             master.add_column(c)?;
+        }
+        let per_row = settings.dive.retry_live_columns_per_row;
+        if per_row > 0.0 {
+            // Column management before the next dive: its LP holds the columns of least
+            // reduced cost, not all of them.
+            if let Some(sol) = master.solve(deadline)? {
+                super::retire::retire_columns(master, &sol.duals, per_row)?;
+            }
         }
         let Some(&first) = d.chosen.first() else {
             break;
