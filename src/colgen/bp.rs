@@ -552,6 +552,10 @@ pub fn root_dives<P: Pricing>(
         for c in cols {
             master.add_column(c)?;
         }
+        let Some(&first) = d.chosen.first() else {
+            break;
+        };
+        tabu.insert(first);
         let per_row = settings.dive.retry_live_columns_per_row;
         if per_row > 0.0 {
             // Column management before the next dive: its LP holds the columns of least
@@ -560,10 +564,6 @@ pub fn root_dives<P: Pricing>(
                 super::retire::retire_columns(master, &sol.duals, per_row)?;
             }
         }
-        let Some(&first) = d.chosen.first() else {
-            break;
-        };
-        tabu.insert(first);
     }
     pricing.end_dive();
     Ok(found)
