@@ -28,6 +28,7 @@ impl Validate for Settings {
                 "bp.enumeration.plain_retry_share",
                 self.bp.enumeration.plain_retry_share,
             ),
+            ("bp.retry_share", self.bp.retry_share),
         ] {
             if !(0.0..=1.0).contains(&v) {
                 return Err(Invalid::new(key, v, "must be in [0, 1]"));
@@ -44,6 +45,10 @@ impl Validate for Settings {
             (
                 "root_cg.live_columns_per_row",
                 self.root_cg.live_columns_per_row,
+            ),
+            (
+                "bp.retry_live_columns_per_row",
+                self.bp.retry_live_columns_per_row,
             ),
         ] {
             if !(v.is_finite() && v >= 0.0) {

@@ -223,7 +223,7 @@ fn dual_optimal_inequalities_keep_the_lp_value() {
 #[test]
 fn root_dives_with_column_management_return_valid_packings() {
     use super::aggregate::TypeKnapsack;
-    use crate::colgen::{root_dives, run, BpSettings, CoveringMaster, DiveSettings};
+    use crate::colgen::{root_dives, run, BpSettings, CoveringMaster};
     let mut rng = ChaCha8Rng::seed_from_u64(58);
     let (mut found, mut checked) = ([0usize; 4], 0);
     for case in 0..120 {
@@ -252,11 +252,8 @@ fn root_dives_with_column_management_return_valid_packings() {
                 master.add_column(c.clone()).unwrap();
             }
             let settings = BpSettings {
-                dive: DiveSettings {
-                    retry_live_columns_per_row: per_row,
-                    retry_share: share,
-                    ..DiveSettings::default()
-                },
+                retry_live_columns_per_row: per_row,
+                retry_share: share,
                 ..BpSettings::default()
             };
             let cols =

@@ -597,8 +597,9 @@ fn aggregated_root_with_the_plain_retry_stays_on_the_right_side() {
     }
 }
 
-/// Column management's setting is checked: a negative or non-finite count is refused, named
-/// by its key; 0 (off) and the default pass.
+/// Column management's settings are checked (the loops' and the root retries'): a negative
+/// or non-finite count is refused, named by its key, and so is a retry share outside
+/// [0, 1]; 0 (off) and the default pass.
 #[test]
 fn live_columns_per_row_must_be_a_finite_number_at_least_0() {
     use crate::problem::Validate;
@@ -611,8 +612,18 @@ fn live_columns_per_row_must_be_a_finite_number_at_least_0() {
         let mut s = Settings::default();
         s.bp.cg.live_columns_per_row = bad;
         assert_eq!(s.validate().unwrap_err().key, "bp.cg.live_columns_per_row");
+        let mut s = Settings::default();
+        s.bp.retry_live_columns_per_row = bad;
+        let key = s.validate().unwrap_err().key;
+        assert_eq!(key, "bp.retry_live_columns_per_row");
     }
     let mut s = Settings::default();
     s.root_cg.live_columns_per_row = 0.0;
     assert!(s.validate().is_ok());
+    // The root retries' share of the time: in [0, 1].
+    for bad in [-0.1, 1.5, f64::NAN] {
+        let mut s = Settings::default();
+        s.bp.retry_share = bad;
+        assert_eq!(s.validate().unwrap_err().key, "bp.retry_share");
+    }
 }

@@ -50,6 +50,15 @@ pub struct BpSettings {
     pub aggregated_dive: DiveSettings,
     /// Dives after the first at the root (limited discrepancy), while a gap is open.
     pub dive_retries: usize,
+    /// The master a root retry starts from (every column so far) keeps at most this many
+    /// live columns a row, those of least reduced cost, as column management does
+    /// ([`CgSettings::live_columns_per_row`]; 0, the default: every column live). At 2 a
+    /// retry takes 1.3–3.8 s instead of 6–10 s on AI 402 (models/packing.md §5).
+    pub retry_live_columns_per_row: f64,
+    /// After the `1 + dive_retries` root dives, more go on (each barring the first column of
+    /// the one before) while all of them have taken less than this share of the time that
+    /// was left when they began (0: no more; nor without a time limit).
+    pub retry_share: f64,
     /// Nodes at most (then: the incumbent, the global bound, the gap).
     pub node_limit: u64,
     /// Seconds between progress lines at `info!`.
@@ -93,6 +102,8 @@ impl Default for BpSettings {
             dive: DiveSettings::default(),
             aggregated_dive: DiveSettings::default(),
             dive_retries: 8,
+            retry_live_columns_per_row: 0.0,
+            retry_share: 0.0,
             node_limit: 100_000,
             progress_seconds: 1.0,
             integer_seconds: 2.0,
@@ -520,7 +531,7 @@ pub fn root_dives<P: Pricing>(
     // The time the dives beyond `dive_retries` may take, all of them together.
     let more = deadline
         .remaining_secs()
-        .map_or(0.0, |left| left * settings.dive.retry_share);
+        .map_or(0.0, |left| left * settings.retry_share);
     for dive in 0.. {
         if best <= target || deadline.expired() {
             break;
@@ -556,7 +567,7 @@ pub fn root_dives<P: Pricing>(
             break;
         };
         tabu.insert(first);
-        let per_row = settings.dive.retry_live_columns_per_row;
+        let per_row = settings.retry_live_columns_per_row;
         if per_row > 0.0 {
             // Column management before the next dive: its LP holds the columns of least
             // reduced cost, not all of them.

@@ -32,15 +32,6 @@ pub struct DiveSettings {
     /// Columns whose whole machines one step fixes at most, those of largest LP value first
     /// (0: every column with a whole machine, residual rounding). models/packing.md §5.
     pub max_fixed_columns: usize,
-    /// At the root, the master a retry starts from (every column so far) keeps at most this
-    /// many live columns a row, those of least reduced cost, as column management does
-    /// ([`crate::colgen::CgSettings::live_columns_per_row`]; 0, the default: every column
-    /// live). At 2 a retry takes 1.3–3.8 s instead of 6–10 s on AI 402 (models/packing.md §5).
-    pub retry_live_columns_per_row: f64,
-    /// At the root, after the `1 + dive_retries` dives, more go on (each barring the first
-    /// column of the one before) while all of them have taken less than this share of the
-    /// time that was left when they began (0: no more; nor without a time limit).
-    pub retry_share: f64,
 }
 
 impl Default for DiveSettings {
@@ -51,8 +42,6 @@ impl Default for DiveSettings {
             max_columns: 10,
             reduced_cost_tol: 1e-7,
             max_fixed_columns: 0,
-            retry_live_columns_per_row: 0.0,
-            retry_share: 0.0,
         }
     }
 }
