@@ -87,6 +87,34 @@ pub fn format_by_extension<F: Copy>(path: &Path, known: &[(&str, F)]) -> Option<
         .map(|&(_, f)| f)
 }
 
+/// The format to read `text` (from `path`) in: `given` (`--format`) when set; else JSON when
+/// the content opens with `{`, whatever the extension says, since none of the text formats
+/// can begin so (`generate … > x.cbp` writes JSON into a `.cbp` name; a warning says so);
+/// else the format the extension names among `known`; else `by_content`.
+pub fn choose_format<F: Copy + PartialEq>(
+    given: Option<F>,
+    path: &Path,
+    text: &str,
+    known: &[(&str, F)],
+    json: F,
+    by_content: impl FnOnce() -> F,
+) -> F {
+    if let Some(f) = given {
+        return f;
+    }
+    let named = format_by_extension(path, known);
+    if looks_like_json(text) {
+        if named.is_some_and(|f| f != json) {
+            log::warn!(
+                "{}: its name says another format, but it holds JSON: read as JSON",
+                path.display()
+            );
+        }
+        return json;
+    }
+    named.unwrap_or_else(by_content)
+}
+
 /// Deserialises JSON, reporting the path of the offending field (`jobs[3].cpu`); `what`
 /// names the document in the reason ("JSON", "solution").
 pub fn parse_json<T: DeserializeOwned>(text: &str, file: &Path, what: &str) -> Result<T> {

@@ -214,24 +214,24 @@ impl Instance {
         Instance::parse(text, path, None)
     }
 
-    /// Parses `text` in `format`; when `None`, in the format the extension of `path` names
-    /// (`.json`, `.vbp`, `.txt`/`.bpp` for BPPLIB), else the content's: JSON when it opens
-    /// with `{`, VPSolver when a line holds more than one number (its item lines hold `D`
+    /// Parses `text` in `format`; when `None`, JSON when the content opens with `{`, else the
+    /// format the extension of `path` names (`.json`, `.vbp`, `.txt`/`.bpp` for BPPLIB), else
+    /// the content's: VPSolver when a line holds more than one number (its item lines hold `D`
     /// weights and a demand), BPPLIB (one number per line) otherwise.
     pub fn parse(text: &str, path: &Path, format: Option<Format>) -> Result<Instance> {
-        let format = format
-            .or_else(|| {
-                crate::input::format_by_extension(
-                    path,
-                    &[
-                        ("json", Format::Json),
-                        ("vbp", Format::Vbp),
-                        ("txt", Format::Bpplib),
-                        ("bpp", Format::Bpplib),
-                    ],
-                )
-            })
-            .unwrap_or_else(|| Format::of_content(text));
+        let format = crate::input::choose_format(
+            format,
+            path,
+            text,
+            &[
+                ("json", Format::Json),
+                ("vbp", Format::Vbp),
+                ("txt", Format::Bpplib),
+                ("bpp", Format::Bpplib),
+            ],
+            Format::Json,
+            || Format::of_content(text),
+        );
         match format {
             Format::Json => {
                 let inst: Instance = crate::input::parse_json(text, path, "JSON")?;

@@ -183,21 +183,17 @@ impl Instance {
         Instance::parse(text, path, None)
     }
 
-    /// Parses `text` in `format`; when `None`, the format the extension of `path` names
-    /// (`.json`, `.cbp`), else JSON when the content opens with `{`, `.cbp` otherwise.
+    /// Parses `text` in `format`; when `None`, JSON when the content opens with `{`, else the
+    /// format the extension of `path` names (`.json`, `.cbp`), else `.cbp`.
     pub fn parse(text: &str, path: &Path, format: Option<Format>) -> Result<Instance> {
-        let format = format
-            .or_else(|| {
-                crate::input::format_by_extension(
-                    path,
-                    &[("json", Format::Json), ("cbp", Format::Cbp)],
-                )
-            })
-            .unwrap_or(if crate::input::looks_like_json(text) {
-                Format::Json
-            } else {
-                Format::Cbp
-            });
+        let format = crate::input::choose_format(
+            format,
+            path,
+            text,
+            &[("json", Format::Json), ("cbp", Format::Cbp)],
+            Format::Json,
+            || Format::Cbp,
+        );
         let inst: Instance = if format == Format::Json {
             crate::input::parse_json(text, path, "JSON")?
         } else {

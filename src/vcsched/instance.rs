@@ -257,8 +257,8 @@ impl Instance {
         Ok(())
     }
 
-    /// Reads an instance (`-`: standard input) in the format its extension names (`.json`,
-    /// `.csv`), else the content's (JSON when it opens with `{`, CSV otherwise); `hosts` is
+    /// Reads an instance (`-`: standard input): JSON when the content opens with `{`, else
+    /// the format its extension names (`.json`, `.csv`), else CSV; `hosts` is
     /// required for CSV and, for JSON, overrides nothing (giving it is an error if it
     /// disagrees).
     pub fn load(path: &Path, hosts: Option<usize>) -> Result<Self> {
@@ -268,18 +268,14 @@ impl Instance {
     /// [`Instance::load`] with the format given (`--format`), or chosen as there when `None`.
     pub fn load_as(path: &Path, hosts: Option<usize>, format: Option<Format>) -> Result<Self> {
         let text = crate::input::read_text(path)?;
-        let format = format
-            .or_else(|| {
-                crate::input::format_by_extension(
-                    path,
-                    &[("json", Format::Json), ("csv", Format::Csv)],
-                )
-            })
-            .unwrap_or(if crate::input::looks_like_json(&text) {
-                Format::Json
-            } else {
-                Format::Csv
-            });
+        let format = crate::input::choose_format(
+            format,
+            path,
+            &text,
+            &[("json", Format::Json), ("csv", Format::Csv)],
+            Format::Json,
+            || Format::Csv,
+        );
         let is_csv = format == Format::Csv;
         if is_csv {
             let h = hosts.ok_or_else(|| {

@@ -384,6 +384,40 @@ fn the_format_a_file_s_content_shows_is_the_one_its_extension_names() {
     assert!(seen >= 5, "{seen} files");
 }
 
+/// A JSON instance under a text format's name (`generate … > x.cbp`: `generate` writes JSON to
+/// standard output) is read as JSON, with a warning that the name disagrees; `--format`
+/// still decides when given (and then the text parser's error names the file, exit 2).
+#[test]
+fn json_content_under_a_text_format_s_name_is_read_as_json() {
+    let d = tempfile::tempdir().unwrap();
+    for (problem, name, format) in [
+        ("socbp", "x.cbp", "cbp"),
+        ("binpacking", "x.txt", "bpplib"),
+        ("binpacking", "x.vbp", "vbp"),
+    ] {
+        let inst = common::vcalloc_ok(&["generate", problem, "--seed", "3", "--items", "12"]);
+        assert!(inst.stdout.starts_with(b"{"), "{problem}");
+        let file = d.path().join(name);
+        std::fs::write(&file, &inst.stdout).unwrap();
+        let path = file.to_str().unwrap();
+        let out = common::vcalloc_ok(&["solve", problem, path, "--method", "ffd"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("holds JSON"), "{problem}: {err}");
+        let sol = file.with_extension("sol.json");
+        std::fs::write(&sol, &out.stdout).unwrap();
+        common::vcalloc_ok(&["verify", path, sol.to_str().unwrap()]);
+        let forced = common::vcalloc(&[
+            "solve", problem, path, "--method", "ffd", "--format", format,
+        ]);
+        assert_eq!(forced.status.code(), Some(2), "{problem} --format {format}");
+        assert!(
+            String::from_utf8_lossy(&forced.stderr).contains(name),
+            "{problem}: {}",
+            String::from_utf8_lossy(&forced.stderr)
+        );
+    }
+}
+
 // The command line's vocabulary: one spelling of each option, and the defaults printable.
 
 #[test]
