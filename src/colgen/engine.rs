@@ -4,12 +4,15 @@
 //! With unit column costs, any duals `π ≥ 0` scaled by `1 / max(1, max_a π·a)` are feasible for
 //! the dual master, so `π·N / max(1, v)` bounds the LP optimum from below whenever the pricing
 //! proves `v ≥ max_a π·a`. The loop stops when no column has reduced cost below `−tol`
-//! (proven), when `⌈bound⌉` meets `⌈master⌉` (the integer bound cannot move) with the master
-//! within `closure_gap` of the bound, when after that meeting the master stops moving
-//! (tailing off), at the iteration cap, or at the deadline. At the meeting the pricing is told
-//! ([`Pricing::settle`]) so it can cap its effort.
+//! (proven), or when the master value lies within the same precision of a Farley bound the
+//! loop proved (the LP value is then known as well: how interior-point masters, whose duals
+//! seldom let the pricing prove `v ≤ 1 + tol`, converge); when `⌈bound⌉` meets `⌈master⌉`
+//! (the integer bound cannot move) with the master within `closure_gap` of the bound; when
+//! after that meeting the master stops moving (tailing off); at the iteration cap; or at the
+//! deadline. At the meeting the pricing is told ([`Pricing::settle`]) so it can cap its
+//! effort.
 
-use super::pricing::Pricing;
+use super::pricing::{Priced, Pricing};
 use super::safe;
 use super::CoveringMaster;
 use crate::error::Result;
@@ -36,6 +39,13 @@ pub struct CgSettings {
     /// `g·(π_out − π_center) > 0` (the ascent points to the master's duals), else
     /// `α + 0.1(1 − α)`, within `[0, 0.99]`.
     pub smoothing_auto: bool,
+    /// Directional smoothing (Pessoa, Sadykov, Uchoa, Vanderbeck 2018, with either smoothing
+    /// above): the smoothed point is turned towards the subgradient `g` at the stability
+    /// center (`g = N − U·a*`, `a*` the best column found there). With `d = π_out − π_center`,
+    /// `π_g = π_center + (‖d‖/‖g‖)·g` and `ρ = β π_g + (1 − β) π_out`, where
+    /// `β = max(0, cos ∠(d, g))`, the pricing point is `π_center` moved by `(1 − α)‖d‖` towards
+    /// `ρ`, clamped at 0; `β = 0` (the directions disagree) is Wentges's point.
+    pub directional_smoothing: bool,
     /// Dual-optimal inequalities (Ben Amor, Desrosiers, Valério de Carvalho, Operations
     /// Research 2006): the exchange columns of the pricing's [`Pricing::dominance`] pairs
     /// are in the master until the loop would stop, then dropped, and the loop goes on over
@@ -107,6 +117,7 @@ impl Default for CgSettings {
             reduced_cost_tol: 1e-7,
             smoothing: 0.0,
             smoothing_auto: false,
+            directional_smoothing: false,
             dual_optimal_inequalities: false,
             pair_inequalities: false,
             recover_columns: false,
@@ -130,7 +141,8 @@ impl Default for CgSettings {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Termination {
-    /// No column with negative reduced cost exists (proven by the pricing).
+    /// No column with negative reduced cost exists (proven by the pricing), or the master
+    /// lies within that precision of a Farley bound the loop proved (see [`pinned`]).
     Converged,
     /// `⌈Lagrangian bound⌉ = ⌈master value⌉`.
     BoundClosed,
@@ -284,6 +296,15 @@ fn closed(settings: &CgSettings, bound: f64, master: f64) -> bool {
         && master - bound <= settings.closure_gap * master
 }
 
+/// The LP value is known to the precision of a convergence proof: the master (an upper bound
+/// on the LP optimum) lies within `reduced_cost_tol` (and the pricing's 1e-8) of `proved`, a
+/// Farley bound of this loop (not a caller's bound, which may lie above the LP). A proof of
+/// `v ≤ 1 + tol + 1e-8` at the master's duals, the other way to converge, leaves the same gap.
+pub(super) fn pinned(settings: &CgSettings, proved: f64, master: f64) -> bool {
+    let slack = settings.reduced_cost_tol.max(0.0) + 1e-8;
+    proved > 0.0 && master - proved <= master * slack / (1.0 + slack)
+}
+
 /// The largest pricing value whose proof closes the bound at the master value `master`
 /// (see [`Pricing::aim`]): the Lagrangian bound `π·N / v` must exceed `⌈master⌉ − 1` and lie
 /// within `closure_gap` of the master. 1 when the loop does not stop on closure.
@@ -350,6 +371,71 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// The subgradient `g = N − U·a*` of the Lagrangian function at `at`, `a*` the best of
+/// `columns` there when it prices out (`π·a* > 1`), else `N`; `upper` bounds the columns of an
+/// optimal LP solution (the master value).
+fn subgradient(
+    columns: &[(super::Column, f64)],
+    at: &[f64],
+    demands: &[f64],
+    upper: f64,
+) -> Vec<f64> {
+    let mut g = demands.to_vec();
+    let value = |c: &super::Column| c.iter().map(|&(r, a)| a * at[r]).sum::<f64>();
+    if let Some((v, col)) = columns
+        .iter()
+        .map(|(c, _)| (value(c), c))
+        .max_by(|x, y| x.0.total_cmp(&y.0))
+    {
+        if v > 1.0 {
+            for &(r, a) in col {
+                g[r] -= upper * a;
+            }
+        }
+    }
+    g
+}
+
+/// The pricing point: Wentges's `α π_center + (1 − α) π_out`, turned towards the subgradient
+/// `g` at the center when given (see [`CgSettings::directional_smoothing`]).
+fn separation_point(center: &[f64], out: &[f64], alpha: f64, g: Option<&[f64]>) -> Vec<f64> {
+    let wentges = || {
+        center
+            .iter()
+            .zip(out)
+            .map(|(c, p)| alpha * c + (1.0 - alpha) * p)
+            .collect::<Vec<f64>>()
+    };
+    let Some(g) = g else {
+        return wentges();
+    };
+    let d: Vec<f64> = out.iter().zip(center).map(|(o, c)| o - c).collect();
+    let (nd, ng) = (dot(&d, &d).sqrt(), dot(g, g).sqrt());
+    if !(nd > 0.0 && ng > 0.0) {
+        return wentges();
+    }
+    let beta = (dot(&d, g) / (nd * ng)).max(0.0);
+    if beta <= 0.0 {
+        return wentges();
+    }
+    // ρ − π_center = β (‖d‖/‖g‖) g + (1 − β) d.
+    let r: Vec<f64> = d
+        .iter()
+        .zip(g)
+        .map(|(di, gi)| beta * nd / ng * gi + (1.0 - beta) * di)
+        .collect();
+    let nr = dot(&r, &r).sqrt();
+    if nr.is_nan() || nr <= 0.0 {
+        return wentges();
+    }
+    let step = (1.0 - alpha) * nd / nr;
+    center
+        .iter()
+        .zip(&r)
+        .map(|(c, ri)| (c + step * ri).max(0.0))
+        .collect()
+}
+
 /// Runs column generation from the columns already in `master` (which must make it feasible).
 /// `known_bound` is a lower bound on the LP optimum known beforehand (0 if none), e.g. a
 /// problem-specific bound; it lets the loop stop as soon as `⌈bound⌉ = ⌈master⌉`.
@@ -368,6 +454,8 @@ pub fn run<P: Pricing>(
     let demands = master.demands().to_vec();
     let mut bound = known_bound.max(0.0);
     let mut center: Option<Vec<f64>> = None;
+    // The subgradient at `center` (directional smoothing).
+    let mut center_subgradient: Option<Vec<f64>> = None;
     let mut bound_duals: Option<Vec<f64>> = None;
     let mut was_settled = false;
     let mut settled_seconds = None;
@@ -436,6 +524,9 @@ pub fn run<P: Pricing>(
             if closed(settings, bound, last.value) {
                 break Termination::BoundClosed;
             }
+            if pinned(settings, best_farley, last.value) {
+                break Termination::Converged;
+            }
             if settings
                 .cutoff
                 .is_some_and(|c| ceil_with_tolerance(bound) as f64 >= c)
@@ -474,12 +565,14 @@ pub fn run<P: Pricing>(
                 &center,
                 stabilised && (alpha > 0.0 || settings.smoothing_auto),
             ) {
-                (Some(c), true) => Some(
-                    c.iter()
-                        .zip(&pi_out)
-                        .map(|(c, p)| alpha * c + (1.0 - alpha) * p)
-                        .collect::<Vec<f64>>(),
-                ),
+                (Some(c), true) => Some(separation_point(
+                    c,
+                    &pi_out,
+                    alpha,
+                    center_subgradient
+                        .as_deref()
+                        .filter(|_| settings.directional_smoothing),
+                )),
                 _ => None,
             };
             let t = Instant::now();
@@ -495,23 +588,31 @@ pub fn run<P: Pricing>(
             };
             // Lagrangian bound at the point we priced (outward rounded: `safe`), then the
             // mispricing fallback.
-            let mut update_bound = |pi: &[f64], max: Option<f64>, center: &mut Option<Vec<f64>>| {
-                if let Some(v) = max {
-                    let lb = safe::farley(pi, &demands, v);
-                    // The stability center: the best dual point the loop has seen, even below a
-                    // bound known beforehand.
-                    if lb > best_farley {
-                        best_farley = lb;
-                        *center = Some(pi.to_vec());
+            let upper = last.value;
+            let mut update_bound =
+                |pi: &[f64],
+                 priced: &Priced,
+                 center: &mut Option<Vec<f64>>,
+                 center_g: &mut Option<Vec<f64>>| {
+                    if let Some(v) = priced.max_bound() {
+                        let lb = safe::farley(pi, &demands, v);
+                        // The stability center: the best dual point the loop has seen, even below a
+                        // bound known beforehand; with its subgradient for directional smoothing.
+                        if lb > best_farley {
+                            best_farley = lb;
+                            *center = Some(pi.to_vec());
+                            if settings.directional_smoothing {
+                                *center_g = Some(subgradient(&priced.columns, pi, &demands, upper));
+                            }
+                        }
+                        if lb > bound {
+                            bound = lb;
+                            bound_duals = Some(pi.to_vec());
+                        }
                     }
-                    if lb > bound {
-                        bound = lb;
-                        bound_duals = Some(pi.to_vec());
-                    }
-                }
-            };
+                };
             let center_before = center.clone();
-            update_bound(&priced_at, priced.max_bound(), &mut center);
+            update_bound(&priced_at, &priced, &mut center, &mut center_subgradient);
             if let (true, Some(c)) = (
                 settings.smoothing_auto && smoothed.is_some(),
                 &center_before,
@@ -534,7 +635,7 @@ pub fn run<P: Pricing>(
                 pricing.aim(enough(settings, &priced_at, &demands, last.value));
                 priced = pricing.price(&priced_at, deadline)?;
                 nodes += priced.nodes;
-                update_bound(&priced_at, priced.max_bound(), &mut center);
+                update_bound(&priced_at, &priced, &mut center, &mut center_subgradient);
             }
             let pricing_seconds = t.elapsed().as_secs_f64();
             // Keep the best improving columns w.r.t. the master's own duals.
@@ -676,4 +777,40 @@ pub fn run<P: Pricing>(
                 .then(|| began.elapsed().as_secs_f64())
         }),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::separation_point;
+
+    fn dist(a: &[f64], b: &[f64]) -> f64 {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (x - y).powi(2))
+            .sum::<f64>()
+            .sqrt()
+    }
+
+    /// Directional smoothing keeps Wentges's point when the subgradient agrees with the
+    /// in-out direction or is at a right angle or more to it; otherwise it turns the point
+    /// towards the subgradient, at Wentges's distance from the center, never below 0.
+    #[test]
+    fn the_directional_point_turns_towards_the_subgradient() {
+        let center = [1.0, 1.0, 0.0];
+        let out = [3.0, 1.0, 0.0];
+        let alpha = 0.5;
+        let wentges = separation_point(&center, &out, alpha, None);
+        assert_eq!(wentges, vec![2.0, 1.0, 0.0]);
+        for g in [[4.0, 0.0, 0.0], [0.0, 5.0, 0.0], [-1.0, 1.0, 0.0]] {
+            let p = separation_point(&center, &out, alpha, Some(&g));
+            assert!(dist(&p, &wentges) < 1e-12, "{g:?}: {p:?}");
+        }
+        let g = [1.0, 1.0, 0.0];
+        let p = separation_point(&center, &out, alpha, Some(&g));
+        assert!((dist(&p, &center) - 1.0).abs() < 1e-12, "{p:?}");
+        assert!(p[1] > 1.0 && p[0] > 1.0 && p[0] < 2.0, "{p:?}");
+        // A subgradient that points below 0 on a row: that row clamps at 0.
+        let p = separation_point(&center, &out, alpha, Some(&[1.0, 0.0, -1.0]));
+        assert!(p.iter().all(|&x| x >= 0.0) && p[2] == 0.0, "{p:?}");
+    }
 }

@@ -23,7 +23,9 @@ pub struct Priced {
 
 impl Priced {
     /// The columns whose reduced cost `1 − π·a` at `duals` is below `−tol`, most negative
-    /// first, at most `max` (at least one), each with its reduced cost.
+    /// first, at most `max` (at least one), each with its reduced cost. Copies an oracle
+    /// returns stay (dropping them was measured and not kept: models/packing.md §2, "Column
+    /// management").
     pub fn improving(self, duals: &[f64], tol: f64, max: usize) -> Vec<(f64, Column)> {
         let mut scored: Vec<(f64, Column)> = self
             .columns

@@ -22,7 +22,7 @@ pub(super) fn retire_columns(
         .columns()
         .iter()
         .enumerate()
-        .filter(|&(k, _)| master.is_live(k))
+        .filter(|&(k, _)| master.may_retire(k))
         .map(|(k, c)| (1.0 - c.iter().map(|&(r, a)| a * duals[r]).sum::<f64>(), k))
         .filter(|&(rc, _)| rc > 1e-7)
         .collect();

@@ -13,6 +13,14 @@ use ::highs::{ColProblem, HighsModelStatus, Model, Sense, SolvedModel};
 /// A column: its non-zero coefficients `(row, a_ji)`.
 pub type Column = Vec<(usize, f64)>;
 
+/// A column's coefficients as a key that equal columns share: rows in order, values by their
+/// bits.
+pub fn column_key(col: &[(usize, f64)]) -> Vec<(usize, u64)> {
+    let mut k: Vec<(usize, u64)> = col.iter().map(|&(r, a)| (r, a.to_bits())).collect();
+    k.sort_unstable();
+    k
+}
+
 /// HiGHS's `simplex_strategy` values.
 const DUAL_SIMPLEX: i32 = 1;
 const PRIMAL_SIMPLEX: i32 = 4;

@@ -3,7 +3,7 @@
 //! warm from the previous basis; demands and coefficients are edited in place. Column
 //! generation uses it as its master ([`crate::colgen::CoveringMaster`]).
 
-use super::column_lp::{Column, ColumnLp};
+use super::column_lp::{column_key as key, Column, ColumnLp};
 use crate::error::Result;
 use crate::solver::Deadline;
 
@@ -32,6 +32,10 @@ pub struct CoveringLp {
     exchange_values: Vec<f64>,
     /// The triples of [`CoveringLp::extend_exchanges`] in the LP.
     triples: std::collections::HashSet<(usize, usize, usize)>,
+    /// The retired columns by their coefficients (see [`CoveringLp::add_column`]).
+    retired: std::collections::HashMap<Vec<(usize, u64)>, usize>,
+    /// Columns that came back after being retired: never retired again.
+    returned: std::collections::HashSet<usize>,
 }
 
 /// An optimal solution of the covering LP.
@@ -62,6 +66,8 @@ impl CoveringLp {
             exchange_cols: Vec::new(),
             exchange_values: Vec::new(),
             triples: std::collections::HashSet::new(),
+            retired: std::collections::HashMap::new(),
+            returned: std::collections::HashSet::new(),
         }
     }
 
@@ -85,8 +91,22 @@ impl CoveringLp {
         &self.demands
     }
 
-    /// Adds a column of cost 1.
+    /// Adds a column of cost 1. A column equal to a retired one brings that one back into the
+    /// LP, at its place in [`CoveringLp::columns`] (no copy is added), and it is not retired
+    /// again: duals from the middle of the optimal face (an interior-point master) can price
+    /// a retired column out once more after every retirement, and column generation would
+    /// cycle between the two.
     pub fn add_column(&mut self, col: Column) -> Result<()> {
+        if !self.retired.is_empty() {
+            if let Some(k) = self.retired.remove(&key(&col)) {
+                self.lp.add_column(1.0, 0.0, f64::INFINITY, &col)?;
+                self.lp_col[k] = Some(self.lp.len() - 1);
+                self.live += 1;
+                self.returned.insert(k);
+                log::trace!("covering: retired column {k} priced out again, back for good");
+                return Ok(());
+            }
+        }
         self.lp.add_column(1.0, 0.0, f64::INFINITY, &col)?;
         self.lp_col.push(Some(self.lp.len() - 1));
         self.live += 1;
@@ -104,13 +124,25 @@ impl CoveringLp {
         self.lp_col.get(k).is_some_and(Option::is_some)
     }
 
+    /// Column `k` is in the LP and [`CoveringLp::retire`] would take it out (it never came
+    /// back after a retirement).
+    pub fn may_retire(&self, k: usize) -> bool {
+        self.is_live(k) && !self.returned.contains(&k)
+    }
+
     /// Takes the columns `which` (indices into [`CoveringLp::columns`]) out of the LP. They
     /// stay in [`CoveringLp::columns`], in place, with primal value 0 from then on; edits to
     /// them are ignored. Only after a first solve, and only columns nonbasic in the last
     /// basis (e.g. of positive reduced cost at the last duals): the LP's optimum and basis are
     /// kept, and the next solve starts warm. Column generation retires columns to keep the LP
-    /// small ([`crate::colgen::CgSettings::live_columns_per_row`]).
+    /// small ([`crate::colgen::CgSettings::live_columns_per_row`]). A column that came back
+    /// ([`CoveringLp::add_column`]) stays.
     pub fn retire(&mut self, which: &[usize]) -> Result<()> {
+        let which: Vec<usize> = which
+            .iter()
+            .copied()
+            .filter(|&c| self.may_retire(c))
+            .collect();
         let mut gone: Vec<usize> = which
             .iter()
             .filter_map(|&c| self.lp_col.get(c).copied().flatten())
@@ -123,10 +155,11 @@ impl CoveringLp {
         self.lp.delete_columns(&gone)?;
         // The LP index of a kept column drops by the deleted ones below it.
         let shift = |k: usize| k - gone.partition_point(|&g| g < k);
-        for c in which {
-            if let Some(slot) = self.lp_col.get_mut(*c) {
+        for &c in &which {
+            if let Some(slot) = self.lp_col.get_mut(c) {
                 *slot = None;
             }
+            self.retired.insert(key(&self.columns[c]), c);
         }
         for slot in self.lp_col.iter_mut().flatten() {
             *slot = shift(*slot);
@@ -357,5 +390,29 @@ mod tests {
         let last = lp.solve(&Deadline::none()).unwrap().unwrap();
         assert!((last.value - 1.0).abs() < 1e-6, "{}", last.value);
         assert!((last.primal[5] - 1.0).abs() < 1e-6, "{:?}", last.primal);
+    }
+
+    /// A column equal to a retired one brings it back at its place, without a copy, and it is
+    /// not retired again; a column equal to a live one is added as before.
+    #[test]
+    fn a_retired_column_added_again_comes_back_once_and_stays() {
+        let mut lp = CoveringLp::new(&[1.0, 1.0]);
+        for c in [vec![(0, 1.0)], vec![(1, 1.0)], vec![(0, 1.0), (1, 1.0)]] {
+            lp.add_column(c).unwrap();
+        }
+        let s = lp.solve(&Deadline::none()).unwrap().unwrap();
+        assert!((s.value - 1.0).abs() < 1e-9, "{}", s.value);
+        lp.retire(&[0]).unwrap();
+        assert!(!lp.is_live(0) && !lp.may_retire(0));
+        lp.add_column(vec![(0, 1.0)]).unwrap();
+        assert_eq!((lp.len(), lp.live()), (3, 3));
+        assert!(lp.is_live(0) && !lp.may_retire(0) && lp.may_retire(1));
+        lp.retire(&[0, 1]).unwrap();
+        assert!(lp.is_live(0) && !lp.is_live(1), "the returned column stays");
+        let again = lp.solve(&Deadline::none()).unwrap().unwrap();
+        assert!((again.value - 1.0).abs() < 1e-9 && again.primal.len() == 3);
+        // Column 2's coefficients in another order: a copy of a live column is added.
+        lp.add_column(vec![(1, 1.0), (0, 1.0)]).unwrap();
+        assert_eq!((lp.len(), lp.live()), (4, 3));
     }
 }

@@ -20,7 +20,7 @@ mod socp;
 pub mod weak_duality;
 
 pub use self::highs::{solve, solve_file, HighsSettings, LinearOutcome, LinearStatus};
-pub use column_lp::{Column, ColumnLp, LpSolution, MasterLp};
+pub use column_lp::{column_key, Column, ColumnLp, LpSolution, MasterLp};
 pub use covering::{CoveringLp, CoveringSolution};
 pub use deadline::{clear_interrupt, interrupt, interrupted, BuildClock, Deadline};
 pub use expcone::{maximise_log_sum, LogOutcome, LogProgram};
