@@ -51,7 +51,7 @@ impl Write for Tee {
 fn init_log(cmd: &Cmd, verbosity: Verbosity, file: Option<std::fs::File>) {
     let solving = matches!(cmd, Cmd::Solve(_));
     let filter = match (verbosity, solving) {
-        (Verbosity::Quiet, _) => "error",
+        (Verbosity::Quiet, _) => "warn,highs=error",
         (Verbosity::Normal, true) => {
             "warn,highs=error,vcalloc::progress=info,vcalloc::colgen::bp=info,vcalloc::colgen::engine=info"
         }
