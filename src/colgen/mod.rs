@@ -17,6 +17,7 @@ mod recover;
 mod retire;
 pub mod safe;
 pub(crate) mod separation;
+mod smoothing;
 mod table;
 pub mod trace;
 pub mod vector;
