@@ -73,9 +73,12 @@ fn pricing_equals_enumeration_under_decisions() {
         let n = rng.random_range(2..=9usize);
         // Cases 0, 1 mod 4: one dimension by the conflict search (`conflicts.rs`) and by the
         // branch-and-bound (no cells for the conflict search's table); 2, 3: two dimensions.
+        // The branch-and-bound's bounds by 0 mod 3: the Dantzig bounds, 1: suffix tables
+        // scaled down to a few cells, 2: the default tables.
         let dims = 1 + (case % 4) / 2;
         let settings = PricingSettings {
             conflict_cells: if case % 4 == 1 { 0 } else { 20_000_000 },
+            table_cells: [0, 60, PricingSettings::default().table_cells][case % 3],
             ..PricingSettings::default()
         };
         let capacity: Vec<u64> = (0..dims).map(|_| rng.random_range(5..=25u64)).collect();

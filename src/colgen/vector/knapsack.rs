@@ -10,6 +10,7 @@
 
 use super::conflicts::ConflictSearch;
 use super::enumerate::{maximal_columns, waste_budget};
+use super::surrogate::{Surrogate, TableBound};
 use crate::colgen::{
     covered_items, price_uncovered, quick_then_exact, relax, BranchPricing, Column, Decisions,
     Priced, Pricing, Searched, Taken,
@@ -46,6 +47,11 @@ pub struct PricingSettings {
     /// best of its stage; `BinKnapsack::deviations`); 0: off (the bin-packing family sets
     /// 16 at its aggregated root, `root_deviations`).
     pub deviations: usize,
+    /// The branch-and-bound's surrogate rows bounded by the integer knapsack of each, read
+    /// from a suffix table of at most this many cells a row (the rows' sizes scaled down to
+    /// fit; `colgen/vector/surrogate.rs`); 0: by their Dantzig bounds (before the
+    /// thirty-sixth session).
+    pub table_cells: u64,
 }
 
 impl Default for PricingSettings {
@@ -59,6 +65,7 @@ impl Default for PricingSettings {
             enumeration_cells: 10_000_000,
             conflict_cells: 20_000_000,
             deviations: 0,
+            table_cells: 2_000_000,
         }
     }
 }
@@ -212,31 +219,17 @@ impl BinKnapsack {
             lambdas.push(vec![0.25, 0.75]);
             lambdas.push(vec![0.75, 0.25]);
         }
-        let surrogate = |lambda: &[f64]| {
-            let per: Vec<f64> = lambda
-                .iter()
-                .zip(&self.capacity)
-                .map(|(l, &c)| l / c as f64)
-                .collect();
-            let sizes: Vec<f64> = cand
-                .iter()
-                .map(|c| c.1.iter().zip(&per).map(|(&w, p)| w as f64 * p).sum())
-                .collect();
-            let mut order: Vec<usize> = (0..n).collect();
-            order.sort_by(|&a, &b| {
-                (cand[b].2 / sizes[b])
-                    .total_cmp(&(cand[a].2 / sizes[a]))
-                    .then(a.cmp(&b))
-            });
-            Surrogate { per, sizes, order }
-        };
+        let cand_weights: Vec<&[u64]> = cand.iter().map(|c| c.1.as_slice()).collect();
+        let cand_values: Vec<f64> = cand.iter().map(|c| c.2).collect();
+        let surrogate =
+            |lambda: &[f64]| Surrogate::new(lambda, &cand_weights, &cand_values, &self.capacity);
         let mut surrogates: Vec<Surrogate> = lambdas.iter().map(|l| surrogate(l)).collect();
         if dims == 2 && n > 0 {
             // The multipliers of the least Dantzig bound at the root (the surrogate dual of
             // the knapsack's LP relaxation, unimodal in the split): a golden-section search.
             let at = |mu: f64| {
                 let sur = surrogate(&[mu, 1.0 - mu]);
-                let b = sur.dantzig(&cand, 1.0);
+                let b = sur.dantzig(&cand_values, 1.0);
                 (b, sur)
             };
             let (mut lo, mut hi) = (0.0f64, 1.0f64);
@@ -258,6 +251,30 @@ impl BinKnapsack {
             }
             surrogates.push(at(0.5 * (lo + hi)).1);
         }
+        // In the exact search, the same rows in integers, each bounded by its suffix table
+        // (when every row's table fits; otherwise the Dantzig bounds). Not in the quick one:
+        // the tables' cost is fixed, and the quick search is cut short anyway.
+        let tables: Vec<TableBound> = if exact && self.settings.table_cells > 0 {
+            let t: Vec<TableBound> = surrogates
+                .iter()
+                .filter_map(|sur| {
+                    TableBound::new(
+                        sur,
+                        &cand_weights,
+                        &cand_values,
+                        &self.capacity,
+                        self.settings.table_cells,
+                    )
+                })
+                .collect();
+            if t.len() == surrogates.len() {
+                t
+            } else {
+                Vec::new()
+            }
+        } else {
+            Vec::new()
+        };
         // A candidate that is an exact copy of the one before it (free of conflicts both).
         let twin: Vec<bool> = (0..n)
             .map(|k| {
@@ -272,6 +289,7 @@ impl BinKnapsack {
             cand: &cand,
             conflicts: &conflicts,
             surrogates: &surrogates,
+            tables: &tables,
             twin: &twin,
             capacity: &self.capacity,
             blocked: vec![0u32; n],
@@ -436,31 +454,6 @@ fn trace(
     w
 }
 
-/// A surrogate row of the bound: multipliers `λ_d / C_d`, candidate sizes, and the
-/// candidates by value per unit of size.
-struct Surrogate {
-    per: Vec<f64>,
-    sizes: Vec<f64>,
-    order: Vec<usize>,
-}
-
-impl Surrogate {
-    /// The Dantzig bound of all the candidates within `room` of the surrogate row.
-    fn dantzig(&self, cand: &[(usize, Vec<u64>, f64)], room: f64) -> f64 {
-        let (mut left, mut v) = (room, 0.0);
-        for &c in &self.order {
-            let (w, p) = (self.sizes[c], cand[c].2);
-            if w <= left {
-                left -= w;
-                v += p;
-            } else {
-                return v + p * left / w;
-            }
-        }
-        v
-    }
-}
-
 /// `load + w ≤ capacity` in every dimension.
 fn fits(load: &[u64], w: &[u64], capacity: &[u64]) -> bool {
     load.iter()
@@ -475,6 +468,8 @@ struct State<'a> {
     conflicts: &'a [Vec<usize>],
     /// The surrogate rows of the bound.
     surrogates: &'a [Surrogate],
+    /// Their suffix tables (empty: their Dantzig bounds).
+    tables: &'a [TableBound],
     /// `twin[k]`: candidate `k` is a conflict-free copy of `k − 1`.
     twin: &'a [bool],
     capacity: &'a [u64],
@@ -510,6 +505,13 @@ impl State<'_> {
     /// The least over the surrogate rows of the Dantzig bound over candidates `k..` not
     /// blocked. Sizes are floats: the room is widened by `1e-9` so round-off cannot cut.
     fn bound(&self, k: usize, used: &[u64]) -> f64 {
+        if !self.tables.is_empty() {
+            return self
+                .tables
+                .iter()
+                .map(|t| t.bound(k, used, self.capacity))
+                .fold(f64::INFINITY, f64::min);
+        }
         let mut least = f64::INFINITY;
         for sur in self.surrogates {
             let mut left: f64 = used

@@ -8,6 +8,7 @@ mod conflicts;
 mod enumerate;
 mod fit;
 mod knapsack;
+mod surrogate;
 
 pub use enumerate::{maximal_bins, maximal_columns, waste_budget, Stopped};
 pub use fit::{fit_decreasing, relative_size};
