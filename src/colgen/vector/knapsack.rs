@@ -47,10 +47,10 @@ pub struct PricingSettings {
     /// best of its stage; `BinKnapsack::deviations`); 0: off (the bin-packing family sets
     /// 16 at its aggregated root, `root_deviations`).
     pub deviations: usize,
-    /// The branch-and-bound's surrogate rows bounded by the integer knapsack of each, read
-    /// from a suffix table of at most this many cells a row (the rows' sizes scaled down to
-    /// fit; `colgen/vector/surrogate.rs`); 0: by their Dantzig bounds (before the
-    /// thirty-sixth session).
+    /// The exact branch-and-bound's surrogate rows bounded by the integer knapsack of each,
+    /// read from suffix tables of at most this many `f64` cells in all (shared equally by the
+    /// rows, whose sizes are scaled down to fit; `colgen/vector/surrogate.rs`); 0: by their
+    /// Dantzig bounds (before the thirty-sixth session).
     pub table_cells: u64,
 }
 
@@ -65,7 +65,7 @@ impl Default for PricingSettings {
             enumeration_cells: 10_000_000,
             conflict_cells: 20_000_000,
             deviations: 0,
-            table_cells: 2_000_000,
+            table_cells: 12_000_000,
         }
     }
 }
@@ -263,7 +263,7 @@ impl BinKnapsack {
                         &cand_weights,
                         &cand_values,
                         &self.capacity,
-                        self.settings.table_cells,
+                        self.settings.table_cells / surrogates.len() as u64,
                     )
                 })
                 .collect();
