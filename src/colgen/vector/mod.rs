@@ -11,5 +11,5 @@ mod knapsack;
 mod surrogate;
 
 pub use enumerate::{maximal_bins, maximal_columns, waste_budget, Stopped};
-pub use fit::{fit_decreasing, relative_size};
+pub use fit::{fit_decreasing, min_bin_slack, relative_size};
 pub use knapsack::{BinKnapsack, PricingSettings};
