@@ -229,7 +229,7 @@ impl BinKnapsack {
             // the knapsack's LP relaxation, unimodal in the split): a golden-section search.
             let at = |mu: f64| {
                 let sur = surrogate(&[mu, 1.0 - mu]);
-                let b = sur.dantzig(&cand_values, 1.0);
+                let b = sur.dantzig(&cand_values, 1.0, |_| false);
                 (b, sur)
             };
             let (mut lo, mut hi) = (0.0f64, 1.0f64);
@@ -255,23 +255,12 @@ impl BinKnapsack {
         // (when every row's table fits; otherwise the Dantzig bounds). Not in the quick one:
         // the tables' cost is fixed, and the quick search is cut short anyway.
         let tables: Vec<TableBound> = if exact && self.settings.table_cells > 0 {
-            let t: Vec<TableBound> = surrogates
+            let share = self.settings.table_cells / surrogates.len() as u64;
+            surrogates
                 .iter()
-                .filter_map(|sur| {
-                    TableBound::new(
-                        sur,
-                        &cand_weights,
-                        &cand_values,
-                        &self.capacity,
-                        self.settings.table_cells / surrogates.len() as u64,
-                    )
-                })
-                .collect();
-            if t.len() == surrogates.len() {
-                t
-            } else {
-                Vec::new()
-            }
+                .map(|sur| TableBound::new(sur, &cand_weights, &cand_values, &self.capacity, share))
+                .collect::<Option<Vec<TableBound>>>()
+                .unwrap_or_default()
         } else {
             Vec::new()
         };
@@ -287,6 +276,7 @@ impl BinKnapsack {
             .collect();
         let mut s = State {
             cand: &cand,
+            values: &cand_values,
             conflicts: &conflicts,
             surrogates: &surrogates,
             tables: &tables,
@@ -465,6 +455,8 @@ fn fits(load: &[u64], w: &[u64], capacity: &[u64]) -> bool {
 /// The depth-first search.
 struct State<'a> {
     cand: &'a [(usize, Vec<u64>, f64)],
+    /// The candidates' values (`cand[k].2`).
+    values: &'a [f64],
     conflicts: &'a [Vec<usize>],
     /// The surrogate rows of the bound.
     surrogates: &'a [Surrogate],
@@ -514,27 +506,14 @@ impl State<'_> {
         }
         let mut least = f64::INFINITY;
         for sur in self.surrogates {
-            let mut left: f64 = used
+            let left: f64 = used
                 .iter()
                 .zip(self.capacity)
                 .zip(&sur.per)
                 .map(|((&u, &c), p)| (c - u) as f64 * p)
                 .sum::<f64>()
                 + 1e-9;
-            let mut v = 0.0;
-            for &c in &sur.order {
-                if c < k || self.blocked[c] > 0 {
-                    continue;
-                }
-                let (w, p) = (sur.sizes[c], self.cand[c].2);
-                if w <= left {
-                    left -= w;
-                    v += p;
-                } else {
-                    v += p * left / w;
-                    break;
-                }
-            }
+            let v = sur.dantzig(self.values, left, |c| c < k || self.blocked[c] > 0);
             least = least.min(v);
         }
         least

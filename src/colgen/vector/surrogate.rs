@@ -35,10 +35,13 @@ impl Surrogate {
         Surrogate { per, sizes, order }
     }
 
-    /// The Dantzig bound of all the candidates within `room` of the surrogate row.
-    pub fn dantzig(&self, values: &[f64], room: f64) -> f64 {
+    /// The Dantzig bound of the candidates not `skip`ped within `room` of the surrogate row.
+    pub fn dantzig(&self, values: &[f64], room: f64, skip: impl Fn(usize) -> bool) -> f64 {
         let (mut left, mut v) = (room, 0.0);
         for &c in &self.order {
+            if skip(c) {
+                continue;
+            }
             let (w, p) = (self.sizes[c], values[c]);
             if w <= left {
                 left -= w;
