@@ -255,6 +255,11 @@ impl SuffixTable {
         }
     }
 
+    /// The largest capacity it holds.
+    pub fn cap(&self) -> usize {
+        self.width - 1
+    }
+
     /// The best value of items `k..` within capacity `r`.
     pub fn best(&self, k: usize, r: usize) -> f64 {
         self.g[k * self.width + r]

@@ -127,6 +127,23 @@ impl Rows {
         best * (1.0 + 1e-12 * (self.items.len() as f64 + 1.0))
     }
 
+    /// The pieces whose rows are worth more than `floor`, and the largest value of the
+    /// others (raised as [`Rows::bound`] is): a bin whose `Σb` ends in one of those is worth
+    /// at most that.
+    pub fn above(&self, floor: f64) -> super::pricing::Above {
+        let raise = 1.0 + 1e-12 * (self.items.len() as f64 + 1.0);
+        let mut pieces = Vec::new();
+        let mut left_out = 0.0f64;
+        for (&p, &(v, _)) in self.pieces.iter().zip(&self.at) {
+            if v * raise > floor {
+                pieces.push(p);
+            } else {
+                left_out = left_out.max(v * raise);
+            }
+        }
+        super::pricing::Above { pieces, left_out }
+    }
+
     /// Whether [`Rows::refine`] would change anything: the largest row is below
     /// `grid.fine_cells`, or its piece may still be split.
     pub fn refinable(&self, terms: &[(f64, f64, f64)]) -> bool {

@@ -5,6 +5,7 @@
 //! column generation alone as a bound; seeded generators, among them the authors' cloud
 //! instances (`generate`). Model and choices: `models/packing.md` §8.
 
+mod chord_tables;
 mod chords;
 pub mod compact;
 pub mod generate;

@@ -7,6 +7,7 @@
 //! search (`search.rs`) when the grid bound does not already prove what the caller asks
 //! (`models/packing.md` §8).
 
+use super::chord_tables::ChordTables;
 use super::grid::Rows;
 use super::instance::Instance;
 use super::lagrange::Lagrange;
@@ -39,6 +40,12 @@ pub struct PricingSettings {
     pub lagrange_cells: usize,
     /// Points of the geometric grid of multipliers it chooses from.
     pub lagrange_multipliers: usize,
+    /// Cells of the chord rows' integer tables (`chord_tables.rs`), all rows together (0: no
+    /// such bound), used by the exact search: each row's knapsack over the candidates left,
+    /// read at a node in one step.
+    pub chord_table_cells: usize,
+    /// Cells of one chord row's table at most.
+    pub chord_table_width: usize,
     /// Once the exact search holds an improving bin, it stops this many nodes later (the
     /// call then proves nothing, and column generation goes on with the bins found).
     pub after_improving: u64,
@@ -84,6 +91,8 @@ impl Default for PricingSettings {
             slopes: 12,
             lagrange_cells: 4_000,
             lagrange_multipliers: 12,
+            chord_table_cells: 12_000_000,
+            chord_table_width: 8_000,
             after_improving: 50_000,
             prove_aim: false,
             grid_cells: 2_000,
@@ -95,6 +104,13 @@ impl Default for PricingSettings {
             grid_columns: 8,
         }
     }
+}
+
+/// The grid's pieces whose rows are worth more than a floor, and the most a bin in the
+/// others is worth (at most that floor).
+pub(super) struct Above {
+    pub pieces: Vec<(f64, f64)>,
+    pub left_out: f64,
 }
 
 /// The oracle: the instance and the current decisions.
@@ -201,18 +217,23 @@ impl SocKnapsack {
             self.settings.node_limit,
             true,
             &[],
+            None,
             &Deadline::none(),
         )
     }
 
-    /// The search with at most `limit` nodes, with the Lagrangian bound when `exact`; the
-    /// sets of groups `suggested`, repaired into bins, are among its first incumbents.
+    /// The search with at most `limit` nodes, with the Lagrangian bound and the chord rows'
+    /// tables when `exact`; the sets of groups `suggested`, repaired into bins, are among its
+    /// first incumbents. The tables are built on the grid's pieces `above` the aim when
+    /// given (with the most a bin in the others is worth), else on every piece of
+    /// `grid_chord_gap`.
     fn search_within(
         &self,
         values: &[f64],
         limit: u64,
         exact: bool,
         suggested: &[Vec<usize>],
+        above: Option<&Above>,
         deadline: &Deadline,
     ) -> Searched {
         let inst = &self.inst;
@@ -282,6 +303,30 @@ impl SocKnapsack {
                 self.settings.lagrange_multipliers,
             )
         });
+        let tables = (exact && self.settings.chord_table_cells > 0)
+            .then(|| {
+                let every;
+                let (pieces, left_out) = match above {
+                    Some(a) => (&a.pieces[..], a.left_out),
+                    None => {
+                        let terms: Vec<_> = cand.iter().map(|c| (c.a, c.b, c.v)).collect();
+                        let all: Vec<usize> = (0..n).collect();
+                        let cap = inst.capacity * (1.0 + super::instance::TOL);
+                        let gap = self.settings.grid_chord_gap;
+                        every = super::chords::pieces(cap, inst.d, &terms, &all, gap);
+                        (&every[..], 0.0)
+                    }
+                };
+                ChordTables::new(
+                    inst,
+                    &cand,
+                    pieces,
+                    left_out,
+                    self.settings.chord_table_cells,
+                    self.settings.chord_table_width,
+                )
+            })
+            .flatten();
         if let Some(l) = &lag {
             log::debug!(
                 "socbp pricing: aim {:.6}, lagrangian root bound {:.6} with λ {:?}",
@@ -292,6 +337,7 @@ impl SocKnapsack {
         }
         let mut s = Search {
             lag: lag.as_ref(),
+            tables: tables.as_ref(),
             inst,
             cand: &cand,
             conflicts: &conflicts,
@@ -313,7 +359,7 @@ impl SocKnapsack {
             deadline,
         };
         // What no bin can exceed, proven or not: the root's relaxations.
-        let mut root = s.bound(0, 0.0, 0.0, f64::INFINITY);
+        let mut root = s.bound(0, 0.0, 0.0, 0.0, f64::INFINITY);
         if let Some(l) = &lag {
             root = root.min(l.bound(0, 0.0, 0.0, f64::INFINITY));
         }
@@ -378,7 +424,7 @@ impl Pricing for SocKnapsack {
             (Some(r), Some(t)) => r.sets(t, keep, deadline),
             _ => Vec::new(),
         };
-        let mut quick = self.search_within(duals, quick_limit, false, &suggested, deadline);
+        let mut quick = self.search_within(duals, quick_limit, false, &suggested, None, deadline);
         let mut improving = quick.0.first().is_some_and(|b| b.0 > floor);
         // Lazily: the refinement only where the first reading left no bin worth half the way
         // from 1 to the unrefined bound, nor a proof of the aim (early in a root the quick
@@ -400,7 +446,7 @@ impl Pricing for SocKnapsack {
             if let (Some(r), Some(t)) = (&mut rows, &terms) {
                 suggested = r.sets(t, keep, deadline);
                 let first = quick.2;
-                quick = self.search_within(duals, quick_limit, false, &suggested, deadline);
+                quick = self.search_within(duals, quick_limit, false, &suggested, None, deadline);
                 quick.2 += first;
                 improving = quick.0.first().is_some_and(|b| b.0 > floor);
             }
@@ -412,6 +458,7 @@ impl Pricing for SocKnapsack {
         if let Some(g) = grid {
             log::debug!("socbp pricing: aim {:.6}, grid bound {g:.6}", self.aim);
         }
+        let above = rows.as_ref().map(|r| r.above(self.aim));
         let mut priced = match grid {
             // Proven without a search: no bin is worth more than `g`, and nothing more is
             // asked (`g` at most the aim, or no improving bin exists).
@@ -424,7 +471,7 @@ impl Pricing for SocKnapsack {
             _ => quick_then_exact(
                 |limit, exact| {
                     if exact {
-                        self.search_within(duals, limit, true, &suggested, deadline)
+                        self.search_within(duals, limit, true, &suggested, above.as_ref(), deadline)
                     } else {
                         quick.clone()
                     }

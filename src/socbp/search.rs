@@ -7,6 +7,7 @@
 //! the completions ending there, and the node's bound is the largest over the pieces `R` can
 //! reach (`models/packing.md` §8).
 
+use super::chord_tables::ChordTables;
 use super::instance::{Instance, TOL};
 use super::lagrange::Lagrange;
 use crate::solver::Deadline;
@@ -94,6 +95,8 @@ pub(super) struct Search<'a> {
     pub(super) orders: &'a [Vec<usize>],
     /// The Lagrangian bound's tables over the candidates in order, when used.
     pub(super) lag: Option<&'a Lagrange>,
+    /// The chord rows' integer tables over the candidates in order, when used.
+    pub(super) tables: Option<&'a ChordTables>,
     pub(super) blocked: Vec<u32>,
     /// Scratch of [`Search::bound`]: which candidates are open at the node.
     pub(super) open_at: Vec<bool>,
@@ -152,9 +155,11 @@ impl Search<'_> {
         c >= k && self.blocked[c] == 0 && self.inst.fits(a + self.cand[c].a, b + self.cand[c].b)
     }
 
-    /// The piecewise-chord Dantzig bound on what candidates `k..` can add to sums `(a, b)`:
-    /// the largest over the pieces the bin can end in (stopping early once above `cut`).
-    pub(super) fn bound(&mut self, k: usize, a: f64, b: f64, cut: f64) -> f64 {
+    /// The piecewise-chord bound on what candidates `k..` can add to sums `(a, b)` and
+    /// `value`: the largest over the pieces the bin can end in (stopping early once above
+    /// `cut`) of the rows' integer tables when given, else (or when those are above `cut`)
+    /// their Dantzig bounds.
+    pub(super) fn bound(&mut self, k: usize, a: f64, b: f64, value: f64, cut: f64) -> f64 {
         let mut total_b = 0.0;
         let mut any = false;
         let mut open_at = std::mem::take(&mut self.open_at);
@@ -177,7 +182,15 @@ impl Search<'_> {
             any |= ok;
         }
         let best = if any {
-            self.pieces_bound(k, a, b, cut, total_b, &open_at)
+            let top = self.top_b(a, b, total_b);
+            let table = self
+                .tables
+                .map_or(f64::INFINITY, |t| t.bound(inst, (k, a, b, top), value, cut));
+            if table <= cut {
+                table
+            } else {
+                self.pieces_bound(k, a, b, cut, top, &open_at).min(table)
+            }
         } else {
             0.0
         };
@@ -185,25 +198,23 @@ impl Search<'_> {
         best
     }
 
-    /// [`Search::bound`] over the pieces, given the candidates open at the node
-    /// (`open_at[c]` for `c ≥ k`) and their total `Σb`.
-    fn pieces_bound(
-        &self,
-        k: usize,
-        a: f64,
-        b: f64,
-        cut: f64,
-        total_b: f64,
-        open_at: &[bool],
-    ) -> f64 {
+    /// The most `Σb` the bin of a node with sums `(a, b)` can end with, given the open
+    /// candidates' total `Σb`.
+    fn top_b(&self, a: f64, b: f64, total_b: f64) -> f64 {
         let inst = self.inst;
         let cap = inst.capacity * (1.0 + TOL);
-        // The bin's final Σb is in [b, b + t].
         let mut t = total_b;
         if inst.d > 0.0 {
             t = t.min(((cap - a) / inst.d).powi(2) - b);
         }
-        let top = b + t.max(0.0);
+        b + t.max(0.0)
+    }
+
+    /// [`Search::bound`] over the pieces, given the candidates open at the node
+    /// (`open_at[c]` for `c ≥ k`) and the most `Σb` its bin can end with.
+    fn pieces_bound(&self, k: usize, a: f64, b: f64, cut: f64, top: f64, open_at: &[bool]) -> f64 {
+        let inst = self.inst;
+        let cap = inst.capacity * (1.0 + TOL);
         let mut best = 0.0f64;
         for (p, order) in self.grid.iter().zip(self.orders) {
             if p.hi < b || p.lo > top {
@@ -254,7 +265,8 @@ impl Search<'_> {
             return false;
         }
         let cut = self.top().max(self.aim) + 1e-12 - value;
-        if self.bound(k, a, b, cut) <= cut || self.lag.is_some_and(|l| l.bound(k, a, b, cut) <= cut)
+        if self.bound(k, a, b, value, cut) <= cut
+            || self.lag.is_some_and(|l| l.bound(k, a, b, cut) <= cut)
         {
             return true;
         }

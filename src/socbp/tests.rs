@@ -48,7 +48,12 @@ fn pricing_equals_enumeration_under_decisions() {
         };
         let together = pairs(&mut rng);
         let apart = pairs(&mut rng);
-        let mut k = SocKnapsack::new(&inst, PricingSettings::default());
+        // The chord rows' tables off, scarce (2 to 4 cells a row) and at the default.
+        let settings = PricingSettings {
+            chord_table_cells: [0, 3 * 13 * (n + 1), 12_000_000][case % 3],
+            ..PricingSettings::default()
+        };
+        let mut k = SocKnapsack::new(&inst, settings);
         k.restrict(&together, &apart);
         let (bins, complete, _) = k.search(&values);
         assert!(complete);
