@@ -40,6 +40,9 @@ pub struct PricingSettings {
     pub lagrange_cells: usize,
     /// Points of the geometric grid of multipliers it chooses from.
     pub lagrange_multipliers: usize,
+    /// Cells of the Lagrangian tables at most, all multipliers together (`lagrange_cells` is
+    /// lowered for many candidates: at the default, from about 1,150 candidates on).
+    pub lagrange_table_cells: usize,
     /// Cells of the chord rows' integer tables (`chord_tables.rs`), all rows together (0: no
     /// such bound), used by the exact search: each row's knapsack over the candidates left,
     /// read at a node in one step.
@@ -91,6 +94,7 @@ impl Default for PricingSettings {
             slopes: 12,
             lagrange_cells: 4_000,
             lagrange_multipliers: 12,
+            lagrange_table_cells: 60_000_000,
             chord_table_cells: 12_000_000,
             chord_table_width: 8_000,
             after_improving: 50_000,
@@ -293,13 +297,14 @@ impl SocKnapsack {
                 o
             })
             .collect();
-        let lag = (exact && self.settings.lagrange_cells > 0).then(|| {
+        let lag_cells = lagrange_cells(&self.settings, n);
+        let lag = (exact && lag_cells > 0).then(|| {
             let terms: Vec<(f64, f64, f64)> = cand.iter().map(|c| (c.a, c.b, c.v)).collect();
             Lagrange::new(
                 inst.capacity,
                 inst.d,
                 &terms,
-                self.settings.lagrange_cells,
+                lag_cells,
                 self.settings.lagrange_multipliers,
             )
         });
@@ -524,6 +529,23 @@ impl Pricing for SocKnapsack {
     fn end_dive(&mut self) {
         self.diving = false;
         self.covered = None;
+    }
+}
+
+/// The cells of the Lagrangian tables for `n` candidates: `lagrange_cells`, lowered so that
+/// the tables of every multiplier the grid offers (and 0) hold at most `lagrange_table_cells`
+/// cells in all (0: no such bound).
+pub(super) fn lagrange_cells(settings: &PricingSettings, n: usize) -> usize {
+    let tables = (n + 1)
+        .saturating_mul(settings.lagrange_multipliers + 1)
+        .max(1);
+    let cells = settings
+        .lagrange_cells
+        .min(settings.lagrange_table_cells / tables);
+    if cells < 2 {
+        0
+    } else {
+        cells
     }
 }
 

@@ -487,3 +487,27 @@ fn recovered_columns_are_bins() {
         "{recovered_any} jumps, {exact} recovered"
     );
 }
+
+/// The Lagrangian tables' cells: the setting's up to the cap, then lowered so that every
+/// multiplier's table together stays within `lagrange_table_cells` (8-byte cells: 480 MB at
+/// the default), and none when not even two cells a table fit.
+#[test]
+fn lagrangian_tables_stay_within_their_cells() {
+    let s = PricingSettings::default();
+    assert_eq!(super::pricing::lagrange_cells(&s, 400), s.lagrange_cells);
+    assert_eq!(super::pricing::lagrange_cells(&s, 1_000), s.lagrange_cells);
+    for n in [3_000usize, 10_000, 100_000] {
+        let cells = super::pricing::lagrange_cells(&s, n);
+        assert!(cells < s.lagrange_cells, "n = {n}: {cells}");
+        let tables = (cells + 1) * (n + 1) * (s.lagrange_multipliers + 1);
+        assert!(
+            tables <= s.lagrange_table_cells + (n + 1) * (s.lagrange_multipliers + 1),
+            "n = {n}: {tables} cells"
+        );
+    }
+    let tight = PricingSettings {
+        lagrange_table_cells: 10,
+        ..PricingSettings::default()
+    };
+    assert_eq!(super::pricing::lagrange_cells(&tight, 400), 0);
+}
