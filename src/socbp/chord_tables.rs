@@ -12,7 +12,7 @@
 //! Dantzig bound of the same rows is a pass over the candidates. Conflicts and candidates that
 //! no longer fit are ignored (a relaxation). `models/packing.md` §8.
 
-use super::chords::slope;
+use super::chords::{node_room, slope};
 use super::instance::{Instance, TOL};
 use super::search::Cand;
 use crate::colgen::SuffixTable;
@@ -58,13 +58,14 @@ impl ChordTables {
             return None;
         }
         let cap = inst.capacity * (1.0 + TOL);
+        let values: Vec<f64> = cand.iter().map(|c| c.v).collect();
         let rows = pieces
             .iter()
             .filter_map(|&(lo, hi)| {
                 let slope = if inst.d > 0.0 { slope((lo, hi)) } else { 0.0 };
                 // The row's room at `A = 0, B = 0`, its largest (`ρ_k` falls with `A` and,
                 // since `σ_k ≥ 0`, with `B`), plus the search's slack.
-                let room = cap - inst.d * (lo.sqrt() - slope * lo) + 1e-9 * inst.capacity;
+                let room = node_room(cap, inst.d, inst.capacity, (lo, slope), (0.0, 0.0));
                 if room <= 0.0 {
                     return None;
                 }
@@ -76,13 +77,12 @@ impl ChordTables {
                         (w * scale * (1.0 - MARGIN)).floor().max(0.0) as u64
                     })
                     .collect();
-                let values: Vec<f64> = cand.iter().map(|c| c.v).collect();
                 Some(Row {
                     lo,
                     hi,
                     slope,
                     scale,
-                    table: SuffixTable::new(weights, values, width),
+                    table: SuffixTable::new(weights, values.clone(), width),
                 })
             })
             .collect();
@@ -107,8 +107,7 @@ impl ChordTables {
             if r.hi * (1.0 + 1e-9) < b || r.lo > top {
                 continue;
             }
-            let line = r.lo.sqrt() + r.slope * (b - r.lo);
-            let room = cap - a - inst.d * line + 1e-9 * inst.capacity;
+            let room = node_room(cap, inst.d, inst.capacity, (r.lo, r.slope), (a, b));
             if room < 0.0 {
                 continue;
             }

@@ -17,6 +17,19 @@ pub(super) fn row_room(cap: f64, d: f64, ends: (f64, f64)) -> f64 {
     cap - d * (lo.sqrt() - slope(ends) * lo)
 }
 
+/// What a node with sums `(a, b)` leaves of the row of the piece starting at `lo` with chord
+/// `slope`: `cap − a − D(√lo + slope·(b − lo))`, plus the exact search's slack of `1e-9·c`
+/// (`capacity`) for the round-off (shared by its Dantzig and table bounds).
+pub(super) fn node_room(
+    cap: f64,
+    d: f64,
+    capacity: f64,
+    (lo, slope): (f64, f64),
+    (a, b): (f64, f64),
+) -> f64 {
+    cap - a - d * (lo.sqrt() + slope * (b - lo)) + 1e-9 * capacity
+}
+
 /// The largest gap between `D√S` and its chord over the piece, in load: `D√lo·g(hi/lo)`
 /// (`g` as in [`pieces`]), and `D√hi/4` from 0.
 pub(super) fn chord_gap(d: f64, (lo, hi): (f64, f64)) -> f64 {

@@ -56,6 +56,14 @@ pub fn bound(
     Some((rows.bound(), sets))
 }
 
+/// The grid's pieces whose rows are worth more than a floor, and the most a bin in the
+/// others is worth (at most that floor): what the exact search's chord tables need
+/// (`chord_tables.rs`).
+pub struct Above {
+    pub pieces: Vec<(f64, f64)>,
+    pub left_out: f64,
+}
+
 /// The pieces' knapsack rows, each with its value and the cells it was solved at: built at
 /// `grid.cells`, then read ([`Rows::sets`]) or refined ([`Rows::refine`]) as the caller
 /// needs (the pricing refines only when the first reading leaves it without an improving
@@ -120,18 +128,22 @@ impl Rows {
         })
     }
 
-    /// The bound: the largest row, raised by a relative `1e-12` per item for the additions'
-    /// round-off (outward).
+    /// The bound: the largest row, raised by [`Rows::raise`] (outward).
     pub fn bound(&self) -> f64 {
         let best = self.at.iter().map(|r| r.0).fold(0.0, f64::max);
-        best * (1.0 + 1e-12 * (self.items.len() as f64 + 1.0))
+        best * self.raise()
+    }
+
+    /// A relative `1e-12` per item, for the additions' round-off in a row's value.
+    fn raise(&self) -> f64 {
+        1.0 + 1e-12 * (self.items.len() as f64 + 1.0)
     }
 
     /// The pieces whose rows are worth more than `floor`, and the largest value of the
     /// others (raised as [`Rows::bound`] is): a bin whose `Σb` ends in one of those is worth
     /// at most that.
-    pub fn above(&self, floor: f64) -> super::pricing::Above {
-        let raise = 1.0 + 1e-12 * (self.items.len() as f64 + 1.0);
+    pub fn above(&self, floor: f64) -> Above {
+        let raise = self.raise();
         let mut pieces = Vec::new();
         let mut left_out = 0.0f64;
         for (&p, &(v, _)) in self.pieces.iter().zip(&self.at) {
@@ -141,7 +153,7 @@ impl Rows {
                 left_out = left_out.max(v * raise);
             }
         }
-        super::pricing::Above { pieces, left_out }
+        Above { pieces, left_out }
     }
 
     /// Whether [`Rows::refine`] would change anything: the largest row is below

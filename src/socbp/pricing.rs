@@ -8,7 +8,7 @@
 //! (`models/packing.md` §8).
 
 use super::chord_tables::ChordTables;
-use super::grid::Rows;
+use super::grid::{Above, Rows};
 use super::instance::Instance;
 use super::lagrange::Lagrange;
 use super::search::{pieces, ratio, Cand, Search};
@@ -108,13 +108,6 @@ impl Default for PricingSettings {
             grid_columns: 8,
         }
     }
-}
-
-/// The grid's pieces whose rows are worth more than a floor, and the most a bin in the
-/// others is worth (at most that floor).
-pub(super) struct Above {
-    pub pieces: Vec<(f64, f64)>,
-    pub left_out: f64,
 }
 
 /// The oracle: the instance and the current decisions.
@@ -297,9 +290,13 @@ impl SocKnapsack {
                 o
             })
             .collect();
+        let terms: Vec<(f64, f64, f64)> = if exact {
+            cand.iter().map(|c| (c.a, c.b, c.v)).collect()
+        } else {
+            Vec::new()
+        };
         let lag_cells = lagrange_cells(&self.settings, n);
         let lag = (exact && lag_cells > 0).then(|| {
-            let terms: Vec<(f64, f64, f64)> = cand.iter().map(|c| (c.a, c.b, c.v)).collect();
             Lagrange::new(
                 inst.capacity,
                 inst.d,
@@ -314,7 +311,6 @@ impl SocKnapsack {
                 let (pieces, left_out) = match above {
                     Some(a) => (&a.pieces[..], a.left_out),
                     None => {
-                        let terms: Vec<_> = cand.iter().map(|c| (c.a, c.b, c.v)).collect();
                         let all: Vec<usize> = (0..n).collect();
                         let cap = inst.capacity * (1.0 + super::instance::TOL);
                         let gap = self.settings.grid_chord_gap;

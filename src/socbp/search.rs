@@ -8,6 +8,7 @@
 //! reach (`models/packing.md` §8).
 
 use super::chord_tables::ChordTables;
+use super::chords::node_room;
 use super::instance::{Instance, TOL};
 use super::lagrange::Lagrange;
 use crate::solver::Deadline;
@@ -220,8 +221,7 @@ impl Search<'_> {
             if p.hi < b || p.lo > top {
                 continue;
             }
-            let line = p.lo.sqrt() + p.slope * (b - p.lo);
-            let mut room = cap - a - inst.d * line + 1e-9 * inst.capacity;
+            let mut room = node_room(cap, inst.d, inst.capacity, (p.lo, p.slope), (a, b));
             if room < 0.0 {
                 continue;
             }
