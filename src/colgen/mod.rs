@@ -45,5 +45,5 @@ pub use separation::Separation;
 /// The restricted master problem: the solver adapter's covering LP.
 pub type CoveringMaster = crate::solver::CoveringLp;
 pub use pricing::{covered_items, price_uncovered, Priced, Pricing};
-pub use recover::recovered_columns;
+pub use recover::{recovered_columns, Recovered};
 pub use table::{relax, SuffixTable, Taken};

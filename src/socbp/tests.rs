@@ -411,12 +411,14 @@ fn live_columns_per_row_must_be_a_finite_number_at_least_0() {
 /// instances, a master of singletons and random fitting bins with the dominance and the
 /// violated pair exchanges, solved; every recovered column fits, holds each item at most
 /// once and is new; with them the plain master is never above its value without them, and
-/// on some cases it comes down to the value with the exchanges.
+/// on some cases it comes down to the value with the exchanges. The recovered cover covers
+/// every row of the plain master at its demand with the exchanges' value, so it is never below
+/// the plain master's optimum.
 #[test]
 fn recovered_columns_are_bins() {
     use crate::colgen::{recovered_columns, CoveringMaster};
     let mut rng = ChaCha8Rng::seed_from_u64(37);
-    let (mut recovered_any, mut exact) = (0, 0);
+    let (mut recovered_any, mut exact, mut short) = (0, 0, 0);
     for case in 0..60 {
         let inst = random_case(&mut rng, case);
         let n = inst.len();
@@ -450,8 +452,36 @@ fn recovered_columns_are_bins() {
             sol = master.solve(&Deadline::none()).unwrap().unwrap();
         }
         let with_exchanges = sol.value;
-        let cols = recovered_columns(&master, &sol.primal, usize::MAX);
+        let recovered = recovered_columns(&master, &sol.primal, usize::MAX);
+        let cols = recovered.columns.clone();
         let known: Vec<_> = master.columns().to_vec();
+        // The cover, when the split kept every row covered: the demands met, the
+        // exchanges' value.
+        let cover_value = match &recovered.cover {
+            None => {
+                short += 1;
+                f64::INFINITY
+            }
+            Some(cover) => {
+                assert_eq!(cover.len(), known.len() + cols.len(), "case {case}");
+                let mut covered = vec![0.0; n];
+                for (c, &w) in known.iter().chain(&cols).zip(cover) {
+                    assert!(w >= -1e-12, "case {case}: weight {w}");
+                    for &(r, a) in c {
+                        covered[r] += a * w;
+                    }
+                }
+                for (r, &c) in covered.iter().enumerate() {
+                    assert!(c >= 1.0 - 1e-7, "case {case}: row {r} covered {c}");
+                }
+                let value: f64 = cover.iter().sum();
+                assert!(
+                    (value - with_exchanges).abs() <= 1e-6 * with_exchanges.max(1.0),
+                    "case {case}: cover {value} against the exchanges' {with_exchanges}"
+                );
+                value
+            }
+        };
         for c in &cols {
             assert!(
                 !known.contains(c),
@@ -477,14 +507,18 @@ fn recovered_columns_are_bins() {
             after >= with_exchanges - 1e-6,
             "case {case}: {after} below the exchanges' {with_exchanges}"
         );
+        assert!(
+            after <= cover_value + 1e-6,
+            "case {case}: {after} above the cover"
+        );
         if plain > with_exchanges + 1e-6 {
             recovered_any += 1;
             exact += usize::from(after <= with_exchanges + 1e-6);
         }
     }
     assert!(
-        recovered_any >= 5 && exact >= 1,
-        "{recovered_any} jumps, {exact} recovered"
+        recovered_any >= 5 && exact >= 1 && short <= 6,
+        "{recovered_any} jumps, {exact} recovered, {short} covers short"
     );
 }
 
