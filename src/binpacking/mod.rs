@@ -11,6 +11,7 @@ mod local;
 mod problem;
 pub mod proof;
 mod repack;
+pub mod repair;
 #[cfg(test)]
 mod root_tests;
 pub mod selfcheck;

@@ -4,6 +4,7 @@ use super::aggregate::{self, Types};
 use super::cut_pricing::CutKnapsack;
 use super::instance::Instance;
 use super::local::{self, LocalSettings};
+use super::repair;
 use super::tight::{self, Tight, TightSettings};
 use crate::colgen::vector::{fit_decreasing, min_bin_slack, BinKnapsack, PricingSettings};
 use crate::colgen::{
@@ -244,8 +245,16 @@ pub fn solve(
                         .map_or(settings.local.unlimited_seconds, |l| {
                             l * settings.tight.share
                         });
-                    match tight::pack(w, cap, lower, &ts, &deadline.capped(secs)) {
-                        Tight::Found(bins) => bins,
+                    match tight::pack_partial(w, cap, lower, &ts, &deadline.capped(secs)) {
+                        (Tight::Found(bins), _) => bins,
+                        (Tight::Unknown, partial) if full_at(lower) && ts.repair_share > 0.0 => {
+                            let secs = deadline
+                                .remaining_secs()
+                                .map_or(settings.local.unlimited_seconds, |l| l * ts.repair_share);
+                            let by = deadline.capped(secs);
+                            repair::repair(w, cap, lower as usize, partial, &ts, &by)
+                                .unwrap_or(start)
+                        }
                         _ => start,
                     }
                 }

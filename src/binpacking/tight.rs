@@ -63,6 +63,14 @@ pub struct TightSettings {
     /// follows the ordered completions with `d` departures to spend on its path, the `i`-th
     /// completion of a bin costing `i` (0: no pass).
     pub discrepancies: usize,
+    /// When every bin must be full and the search stops short of a packing: the share of
+    /// the time left (after the search) for the repair rounds around its deepest partial
+    /// packing (`repair.rs`; 0: none)…
+    pub repair_share: f64,
+    /// …the full bins each round releases…
+    pub repair_release: usize,
+    /// …and the nodes of each round's search.
+    pub repair_nodes: u64,
 }
 
 impl Default for TightSettings {
@@ -77,6 +85,9 @@ impl Default for TightSettings {
             restart_nodes: 200,
             seed: 1,
             discrepancies: 5,
+            repair_share: 0.05,
+            repair_release: 30,
+            repair_nodes: 500,
         }
     }
 }
@@ -115,8 +126,10 @@ struct Search<'a> {
     base: usize,
     /// Per type `k` (and one past the last), the sums the items left of types `k..` reach.
     reach: Vec<u64>,
-    /// The most bins open at once.
+    /// The most bins open at once…
     deepest: usize,
+    /// …and the first bins that reached it (the deepest partial packing).
+    best: Vec<(usize, Vec<(usize, usize)>)>,
     /// Per type: how many small completions of the large items left use it (weighted by
     /// their copies), from the last pivot choice.
     demand: Vec<f64>,
@@ -346,7 +359,10 @@ impl Search<'_> {
             return false;
         }
         self.nodes += 1;
-        self.deepest = self.deepest.max(self.chosen.len());
+        if self.chosen.len() > self.deepest {
+            self.deepest = self.chosen.len();
+            self.best.clone_from(&self.chosen);
+        }
         let room = self.cap - self.t.w[p];
         self.left[p] -= 1;
         self.build_reach(room);
@@ -422,14 +438,26 @@ pub fn pack(
     settings: &TightSettings,
     deadline: &Deadline,
 ) -> Tight {
+    pack_partial(weights, cap, bins, settings, deadline).0
+}
+
+/// [`pack`], with the deepest partial packing the search reached when it found none: bins
+/// within the waste budget (full ones when there is none), each item in one at most.
+pub fn pack_partial(
+    weights: &[u64],
+    cap: u64,
+    bins: u64,
+    settings: &TightSettings,
+    deadline: &Deadline,
+) -> (Tight, Vec<Vec<usize>>) {
     let total: u128 = weights.iter().map(|&w| w as u128).sum();
     if total > bins as u128 * cap as u128 || weights.iter().any(|&w| w > cap) {
-        return Tight::Exhausted;
+        return (Tight::Exhausted, Vec::new());
     }
     let waste = (bins as u128 * cap as u128 - total) as u64;
     // (Weightless items would have no bound on their copies in a bin; none in BPPLIB.)
     if !settings.enabled || waste as f64 > settings.max_waste * cap as f64 || weights.contains(&0) {
-        return Tight::Unknown;
+        return (Tight::Unknown, Vec::new());
     }
     let mut order: Vec<usize> = (0..weights.len()).collect();
     order.sort_by(|&x, &y| weights[y].cmp(&weights[x]).then(x.cmp(&y)));
@@ -460,6 +488,7 @@ pub fn pack(
         base: 0,
         reach: Vec::new(),
         deepest: 0,
+        best: Vec::new(),
         demand: Vec::new(),
         noise: 0.0,
         rng: ChaCha8Rng::seed_from_u64(settings.seed),
@@ -512,31 +541,15 @@ pub fn pack(
         s.pruned
     );
     if found {
-        let mut next = vec![0usize; t.w.len()];
-        let mut take = |k: usize| {
-            let i = t.items[k][next[k]];
-            next[k] += 1;
-            i
-        };
-        let packing: Vec<Vec<usize>> = s
-            .chosen
-            .iter()
-            .map(|(p, comp)| {
-                let mut bin = vec![take(*p)];
-                for &(k, c) in comp {
-                    bin.extend((0..c).map(|_| take(k)));
-                }
-                bin
-            })
-            .collect();
+        let packing = item_bins(&t, &s.chosen);
         log::debug!(
             "tight packing: {} bins found in {} nodes (waste budget {waste})",
             packing.len(),
             s.nodes
         );
         return match checked(weights, cap, bins, packing) {
-            Some(p) => Tight::Found(p),
-            None => Tight::Unknown,
+            Some(p) => (Tight::Found(p), Vec::new()),
+            None => (Tight::Unknown, Vec::new()),
         };
     }
     log::debug!(
@@ -545,11 +558,32 @@ pub fn pack(
         s.deepest,
         if s.cut { "cut short" } else { "complete" }
     );
+    let partial = item_bins(&t, &s.best);
     if s.cut {
-        Tight::Unknown
+        (Tight::Unknown, partial)
     } else {
-        Tight::Exhausted
+        (Tight::Exhausted, partial)
     }
+}
+
+/// The bins of `chosen` (pivot type, completion by types) as item indices.
+fn item_bins(t: &Types, chosen: &[(usize, Vec<(usize, usize)>)]) -> Vec<Vec<usize>> {
+    let mut next = vec![0usize; t.w.len()];
+    let mut take = |k: usize| {
+        let i = t.items[k][next[k]];
+        next[k] += 1;
+        i
+    };
+    chosen
+        .iter()
+        .map(|(p, comp)| {
+            let mut bin = vec![take(*p)];
+            for &(k, c) in comp {
+                bin.extend((0..c).map(|_| take(k)));
+            }
+            bin
+        })
+        .collect()
 }
 
 /// The packing when it holds every item once, in at most `bins` bins within `cap`.
@@ -575,4 +609,4 @@ fn checked(
 
 #[cfg(test)]
 #[path = "tight_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -53,7 +53,7 @@ fn agrees_with_brute_force_on_tiny_instances() {
 }
 
 /// `total` cut at `parts − 1` random points (repeated points merge), the pieces into `w`.
-fn cut_into(rng: &mut ChaCha8Rng, total: u64, parts: usize, w: &mut Vec<u64>) {
+pub(crate) fn cut_into(rng: &mut ChaCha8Rng, total: u64, parts: usize, w: &mut Vec<u64>) {
     let mut cuts: Vec<u64> = (1..parts).map(|_| rng.random_range(1..total)).collect();
     cuts.sort_unstable();
     cuts.dedup();
