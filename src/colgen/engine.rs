@@ -70,6 +70,10 @@ pub struct CgSettings {
     pub stabilise_after: usize,
     /// Columns added per iteration at most (the best ones).
     pub max_columns_per_iteration: usize,
+    /// With a smoothed point: when its pricing gives fewer than this many columns improving
+    /// at the master's own duals (but some), the loop prices there as well and adds the best
+    /// of both (0: off; with none, the mispricing fallback prices there anyway).
+    pub price_master_duals_below: usize,
     /// Column management (0: off): once the master's LP holds more than this many columns
     /// per row, those of highest positive reduced cost at the last duals (nonbasic, so the
     /// LP keeps its optimum and its basis) leave the LP, down to half that many
@@ -124,6 +128,7 @@ impl Default for CgSettings {
             recover_columns: false,
             stabilise_after: 0,
             max_columns_per_iteration: 20,
+            price_master_duals_below: 0,
             live_columns_per_row: 0.0,
             stop_when_bound_closes: true,
             closure_gap: 1e-4,
@@ -536,6 +541,25 @@ pub fn run<P: Pricing>(
                 priced = pricing.price(&priced_at, deadline)?;
                 nodes += priced.nodes;
                 update_bound(&priced_at, &priced, &mut center, &mut center_subgradient);
+            }
+            if smoothed.is_some()
+                && priced_at != pi_out
+                && settings.price_master_duals_below > 0
+                && priced.count_improving(&pi_out, settings.reduced_cost_tol)
+                    < settings.price_master_duals_below
+            {
+                // Few columns for the master: its own duals' columns as well.
+                priced_at = pi_out.clone();
+                pricing.aim(enough(settings, &priced_at, &demands, last.value));
+                let at_master = pricing.price(&priced_at, deadline)?;
+                nodes += at_master.nodes;
+                update_bound(&priced_at, &at_master, &mut center, &mut center_subgradient);
+                let mut columns = std::mem::take(&mut priced.columns);
+                columns.extend(at_master.columns);
+                priced = Priced {
+                    columns,
+                    ..at_master
+                };
             }
             let pricing_seconds = t.elapsed().as_secs_f64();
             // Keep the best improving columns w.r.t. the master's own duals.

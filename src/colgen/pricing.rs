@@ -38,6 +38,14 @@ impl Priced {
         scored
     }
 
+    /// How many columns have a reduced cost at `duals` below `−tol`.
+    pub fn count_improving(&self, duals: &[f64], tol: f64) -> usize {
+        self.columns
+            .iter()
+            .filter(|(c, _)| 1.0 - c.iter().map(|&(r, a)| a * duals[r]).sum::<f64>() < -tol)
+            .count()
+    }
+
     /// The tightest upper bound known on `max_a π·a`.
     pub fn max_bound(&self) -> Option<f64> {
         match (self.proven_max, self.upper_bound) {

@@ -196,14 +196,15 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
         let inst = random_case(&mut rng, case);
         let opt = brute(&inst);
         let mut values = Vec::new();
-        for (auto, lazy, live, pairs, interior, directional) in [
-            (false, true, 0.0, false, 0, false),
-            (true, true, 2.0, false, 0, false),
-            (true, false, 2.0, false, 0, false),
-            (true, true, 0.5, false, 0, false),
-            (true, true, 2.0, true, 0, false),
-            (true, true, 2.0, true, 1, false),
-            (true, true, 2.0, true, 0, true),
+        for (auto, lazy, live, pairs, interior, directional, at_master) in [
+            (false, true, 0.0, false, 0, false, 0),
+            (true, true, 2.0, false, 0, false, 0),
+            (true, false, 2.0, false, 0, false, 0),
+            (true, true, 0.5, false, 0, false, 0),
+            (true, true, 2.0, true, 0, false, 0),
+            (true, true, 2.0, true, 1, false, 0),
+            (true, true, 2.0, true, 0, true, 0),
+            (true, true, 2.0, true, 0, false, 20),
         ] {
             if interior > 0 && case % 5 != 0 {
                 continue; // the interior point's loop is the slow one: a fifth of the cases
@@ -218,6 +219,7 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
             settings.pricing.grid_refine_lazily = lazy;
             settings.bp.cg.interior_master_from = interior;
             settings.bp.cg.directional_smoothing = directional;
+            settings.bp.cg.price_master_duals_below = at_master;
             if interior > 0 {
                 // Interior duals seldom let the pricing prove convergence; the loop converges
                 // when its master meets its own Farley bound (`colgen::engine::pinned`). Before
