@@ -14,7 +14,8 @@
 
 use super::pricing::{Priced, Pricing};
 use super::safe;
-use super::smoothing::{adjusted, dot, separation_point, subgradient};
+use super::smoothing::{adjusted, separation_point, subgradient};
+use super::stopping::{closed, enough, pinned, settled};
 use super::CoveringMaster;
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
@@ -290,57 +291,6 @@ impl CgOutcome {
     }
 }
 
-/// `⌈bound⌉ = ⌈master⌉`: no column can lower the integer bound any more.
-pub(super) fn settled(bound: f64, master: f64) -> bool {
-    bound > 0.0 && ceil_with_tolerance(bound) >= ceil_with_tolerance(master)
-}
-
-/// The integer bound is settled and the master is close enough to it.
-fn closed(settings: &CgSettings, bound: f64, master: f64) -> bool {
-    settings.stop_when_bound_closes
-        && settled(bound, master)
-        && master - bound <= settings.closure_gap * master
-}
-
-/// The LP value is known to the precision of a convergence proof: the master (an upper bound
-/// on the LP optimum) lies within `reduced_cost_tol` (and the pricing's 1e-8) of `proved`, a
-/// Farley bound of this loop (not a caller's bound, which may lie above the LP). A proof of
-/// `v ≤ 1 + tol + 1e-8` at the master's duals, the other way to converge, leaves the same gap.
-pub(super) fn pinned(settings: &CgSettings, proved: f64, master: f64) -> bool {
-    let slack = settings.reduced_cost_tol.max(0.0) + 1e-8;
-    proved > 0.0 && master - proved <= master * slack / (1.0 + slack)
-}
-
-/// The largest pricing value whose proof closes the bound at the master value `master`
-/// (see [`Pricing::aim`]): the Lagrangian bound `π·N / v` must exceed `⌈master⌉ − 1` and lie
-/// within `closure_gap` of the master. 1 when the loop does not stop on closure.
-fn enough(settings: &CgSettings, pi: &[f64], demands: &[f64], master: f64) -> f64 {
-    if !settings.stop_when_bound_closes {
-        return 1.0;
-    }
-    let needed = above_next_below(master).max(master * (1.0 - settings.closure_gap));
-    settling_aim(dot(pi, demands), needed)
-}
-
-/// Just above the integer below `⌈master⌉`: a bound past it rounds up to `⌈master⌉` (by more
-/// than `ceil_with_tolerance`'s own tolerance, 1e-9 relative).
-pub fn above_next_below(master: f64) -> f64 {
-    let next_below = ceil_with_tolerance(master) as f64 - 1.0;
-    next_below * (1.0 + 1e-8) + 1e-6
-}
-
-/// The pricing value whose proof settles a bound of `needed` from a dual point worth `value`
-/// (`π·N`): when no column is worth more, the Farley bound `value / v` exceeds `needed` (with
-/// a margin above the branch-and-bound's own, 1e-9 relative, and round-off). 1 (the proof of
-/// convergence) when `value` is not above `needed`.
-pub fn settling_aim(value: f64, needed: f64) -> f64 {
-    if needed > 0.0 && value > needed {
-        (value / needed) * (1.0 - 1e-8)
-    } else {
-        1.0
-    }
-}
-
 /// Runs column generation from the columns already in `master` (which must make it feasible).
 /// `known_bound` is a lower bound on the LP optimum known beforehand (0 if none), e.g. a
 /// problem-specific bound; it lets the loop stop as soon as `⌈bound⌉ = ⌈master⌉`.
@@ -486,11 +436,6 @@ pub fn run<P: Pricing>(
             pricing.aim(enough(settings, &priced_at, &demands, last.value));
             let mut priced = pricing.price(&priced_at, deadline)?;
             nodes += priced.nodes;
-            let improving = |cols: &[(Vec<(usize, f64)>, f64)], pi: &[f64]| {
-                cols.iter()
-                    .map(|(c, _)| 1.0 - c.iter().map(|&(r, a)| a * pi[r]).sum::<f64>())
-                    .fold(f64::INFINITY, f64::min)
-            };
             // Lagrangian bound at the point we priced (outward rounded: `safe`), then the
             // mispricing fallback.
             let upper = last.value;
@@ -532,28 +477,21 @@ pub fn run<P: Pricing>(
                     last.value,
                 );
             }
+            // The master's own duals priced as well: when the smoothed point's columns do not
+            // improve there (mispricing), or when they are fewer than the setting asks.
+            let for_master = priced.count_improving(&pi_out, settings.reduced_cost_tol);
             if smoothed.is_some()
-                && improving(&priced.columns, &pi_out) >= -settings.reduced_cost_tol
+                && (for_master == 0 || for_master < settings.price_master_duals_below)
             {
-                mispriced += 1;
-                priced_at = pi_out.clone();
-                pricing.aim(enough(settings, &priced_at, &demands, last.value));
-                priced = pricing.price(&priced_at, deadline)?;
-                nodes += priced.nodes;
-                update_bound(&priced_at, &priced, &mut center, &mut center_subgradient);
-            }
-            if smoothed.is_some()
-                && priced_at != pi_out
-                && settings.price_master_duals_below > 0
-                && priced.count_improving(&pi_out, settings.reduced_cost_tol)
-                    < settings.price_master_duals_below
-            {
-                // Few columns for the master: its own duals' columns as well.
+                if for_master == 0 {
+                    mispriced += 1;
+                }
                 priced_at = pi_out.clone();
                 pricing.aim(enough(settings, &priced_at, &demands, last.value));
                 let at_master = pricing.price(&priced_at, deadline)?;
                 nodes += at_master.nodes;
                 update_bound(&priced_at, &at_master, &mut center, &mut center_subgradient);
+                // The first point's columns stay (only those improving at `π` are kept below).
                 let mut columns = std::mem::take(&mut priced.columns);
                 columns.extend(at_master.columns);
                 priced = Priced {

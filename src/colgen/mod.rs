@@ -18,6 +18,7 @@ mod retire;
 pub mod safe;
 pub(crate) mod separation;
 mod smoothing;
+mod stopping;
 mod table;
 pub mod trace;
 pub mod vector;
@@ -32,15 +33,14 @@ pub use cuts::{
 };
 pub use decisions::Decisions;
 pub use dive::{dive, dive_with, DiveGuide, DiveOutcome, DiveSettings};
-pub use engine::{
-    above_next_below, run, settling_aim, CgOutcome, CgSettings, Convergence, Iteration, Termination,
-};
+pub use engine::{run, CgOutcome, CgSettings, Convergence, Iteration, Termination};
 pub use enumeration::{close_by_enumeration, Closure, EnumerationSettings};
 pub use integer::{integer_bins, repeat_by_counts, solve_integer_master, IntegerOutcome};
 pub use packing::{
     bins_as_columns, check_partition, partition, quick_then_exact, unit_columns, Searched,
 };
 pub use separation::Separation;
+pub use stopping::{above_next_below, settling_aim};
 
 /// The restricted master problem: the solver adapter's covering LP.
 pub type CoveringMaster = crate::solver::CoveringLp;

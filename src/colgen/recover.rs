@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use super::engine::settled;
+use super::stopping::settled;
 use super::{CgSettings, Column, CoveringMaster, MasterSolution};
 use crate::error::Result;
 use crate::solver::Deadline;

@@ -222,7 +222,7 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
             settings.bp.cg.price_master_duals_below = at_master;
             if interior > 0 {
                 // Interior duals seldom let the pricing prove convergence; the loop converges
-                // when its master meets its own Farley bound (`colgen::engine::pinned`). Before
+                // when its master meets its own Farley bound (`colgen::stopping::pinned`). Before
                 // that stop it ran to the 10,000-iteration cap here (up to 16 s a case): the
                 // cap catches a regression.
                 settings.bp.cg.max_iterations = 2_000;
