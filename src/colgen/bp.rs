@@ -32,6 +32,19 @@ pub trait BranchPricing: Pricing {
     /// From now on every column must hold both items of each `together` pair or neither, and
     /// never both items of an `apart` pair. Called before each node's column generation.
     fn restrict(&mut self, together: &[(usize, usize)], apart: &[(usize, usize)]);
+
+    /// A packing of fewer bins than `incumbent` (one column per bin) by the family's own
+    /// local search, where it has one; none can have fewer than `bound` bins (the root's
+    /// integer bound). Called once, after the root's column generation, while a gap is left
+    /// and before the root's dives. The default: none.
+    fn improve_packing(
+        &mut self,
+        _incumbent: &[Column],
+        _bound: u64,
+        _deadline: &Deadline,
+    ) -> Option<Vec<Column>> {
+        None
+    }
 }
 
 /// Settings of the search.
@@ -284,7 +297,10 @@ pub fn branch_and_price<P: BranchPricing>(
             settings.pool_per_row,
         )?;
         let preset = master.len();
-        if settings.target.is_some() {
+        // A node whose `⌈bound⌉` reaches the packing to beat is closed: its loop stops there
+        // (at the root too: the incumbent then is optimal, and `⌈bound⌉ = ⌈LP⌉` is proven),
+        // unless the loops are asked to run to the LP optimum (`stop_when_bound_closes` off).
+        if settings.target.is_some() || settings.cg.stop_when_bound_closes {
             node_cg.cutoff = Some(best as f64);
         }
         let cg = run(&mut master, pricing, &node_cg, node.bound as f64, deadline)?;
@@ -319,6 +335,13 @@ pub fn branch_and_price<P: BranchPricing>(
                 enumerated = Some(c.columns);
                 node_bound = node_bound.max(c.bound);
                 if let Some(bins) = c.bins {
+                    incumbent = bins;
+                }
+            }
+        }
+        if nodes == 1 && !whole && node_bound < beat(&incumbent) && !deadline.expired() {
+            if let Some(bins) = pricing.improve_packing(&incumbent, node_bound, deadline) {
+                if bins.len() < incumbent.len() {
                     incumbent = bins;
                 }
             }

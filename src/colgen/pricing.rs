@@ -65,6 +65,16 @@ pub trait Pricing {
     /// a column nor a proof ends the loop). By default nothing changes.
     fn settle(&mut self) {}
 
+    /// Called right after [`Pricing::settle`] with the settled integer bound `bound` and the
+    /// loop's deadline, in a loop that stops at a cutoff (the packing to beat): a family with
+    /// a local search of its own may look for a packing of fewer bins now, when the bound it
+    /// aims at is known, instead of after the loop. The size of a better packing it now holds
+    /// (for [`super::BranchPricing::improve_packing`] to return) lowers the loop's cutoff. By
+    /// default none.
+    fn settled_packing(&mut self, _bound: u64, _deadline: &Deadline) -> Option<u64> {
+        None
+    }
+
     /// Called before each pricing with the value `enough`: a proof that no column is worth
     /// more than it (`proven_max ≤ enough`) already closes the loop's bound, so an exact
     /// search may prune at `enough` instead of at `1 + tol` (it must still return the

@@ -52,16 +52,21 @@ impl Outcome {
     }
 
     /// Seconds (since the solve began) at which the root's integer bound first settled: the
-    /// first traced point whose ceilings meet or, for a root that converged without (a master
-    /// a few 10⁻⁷ above an integer, within HiGHS's tolerances, when the pricing proved that no
-    /// column improves), the root's last point.
+    /// first traced point whose ceilings meet or, for a root that settled without (converged
+    /// with a master a few 10⁻⁷ above an integer, within HiGHS's tolerances, when the pricing
+    /// proved that no column improves; or stopped once `⌈bound⌉` reached the incumbent, which
+    /// proves `⌈bound⌉ = ⌈LP⌉`), the root's last point.
     fn settled_at(&self) -> Option<f64> {
         self.root
             .iter()
             .find(|p| {
                 p.bound > 0.0 && ceil_with_tolerance(p.bound) >= ceil_with_tolerance(p.master)
             })
-            .or_else(|| self.root.last().filter(|_| self.flag("root_converged")))
+            .or_else(|| {
+                self.root
+                    .last()
+                    .filter(|_| self.flag("root_converged") || self.flag("root_settled"))
+            })
             .map(|p| p.seconds)
     }
 

@@ -10,6 +10,7 @@ mod chords;
 pub mod compact;
 pub mod generate;
 mod grid;
+mod improve;
 mod instance;
 mod lagrange;
 mod normal;
@@ -23,6 +24,7 @@ mod study;
 #[cfg(test)]
 mod tests;
 
+pub use improve::{ImproveSettings, ImproveStats};
 pub use instance::{Format, Instance};
 pub use pricing::{PricingSettings, SocKnapsack};
 pub use problem::SocPacking;

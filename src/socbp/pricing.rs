@@ -9,12 +9,13 @@
 
 use super::chord_tables::ChordTables;
 use super::grid::{Above, Rows};
+use super::improve::{AfterRoot, ImproveSettings, ImproveStats};
 use super::instance::Instance;
 use super::lagrange::Lagrange;
 use super::search::{pieces, ratio, Cand, Search};
 use crate::colgen::{
-    bins_as_columns, covered_items, price_uncovered, quick_then_exact, BranchPricing, Decisions,
-    Priced, Pricing, Searched,
+    bins_as_columns, covered_items, price_uncovered, quick_then_exact, BranchPricing, Column,
+    Decisions, Priced, Pricing, Searched,
 };
 use crate::error::Result;
 use crate::solver::Deadline;
@@ -129,6 +130,8 @@ pub struct SocKnapsack {
     /// The grid's split points of the last calls (at most `grid_kept_cuts`, newest last):
     /// the next calls' rows start from them.
     cuts: std::cell::RefCell<Vec<f64>>,
+    /// The local search after the root ([`BranchPricing::improve_packing`]) and what it did.
+    improve: AfterRoot,
 }
 
 impl SocKnapsack {
@@ -143,7 +146,28 @@ impl SocKnapsack {
             aim: 0.0,
             root_bound: std::cell::Cell::new(f64::INFINITY),
             cuts: std::cell::RefCell::new(Vec::new()),
+            improve: AfterRoot::default(),
         }
+    }
+
+    /// With the local search after the root (`moves = 0`: none, as without this call) from
+    /// `start`, the packing the root starts from, its attempts from `first_attempt` on (those
+    /// before the root: [`ImproveStats::next_attempt`]).
+    pub fn with_improve(
+        mut self,
+        settings: ImproveSettings,
+        start: Vec<Vec<usize>>,
+        first_attempt: u32,
+    ) -> SocKnapsack {
+        self.improve.settings = Some(settings);
+        self.improve.start = start;
+        self.improve.first_attempt = first_attempt;
+        self
+    }
+
+    /// What the local search after the root did (zeros when it did not run).
+    pub fn improved(&self) -> ImproveStats {
+        self.improve.stats
     }
 
     /// The value above which a bin makes the call's proof impossible: `1 + tol`, or the aim
@@ -495,6 +519,13 @@ impl Pricing for SocKnapsack {
         self.aim = enough;
     }
 
+    fn settled_packing(&mut self, bound: u64, deadline: &Deadline) -> Option<u64> {
+        if self.diving {
+            return None;
+        }
+        self.improve.at_settle(&self.inst, bound, deadline)
+    }
+
     /// Each item against the item of least `a + b` that is at least as large in both terms
     /// (ties by index, so no two items dominate each other): a bin's load `Σa + D√Σb` does
     /// not grow when the heavy item is replaced by the light one, so the result is a bin
@@ -668,5 +699,14 @@ impl SortedItems {
 impl BranchPricing for SocKnapsack {
     fn restrict(&mut self, together: &[(usize, usize)], apart: &[(usize, usize)]) {
         self.decisions = Decisions::new(self.inst.len(), together, apart);
+    }
+
+    fn improve_packing(
+        &mut self,
+        incumbent: &[Column],
+        bound: u64,
+        deadline: &Deadline,
+    ) -> Option<Vec<Column>> {
+        self.improve.run(&self.inst, incumbent, bound, deadline)
     }
 }

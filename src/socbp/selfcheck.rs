@@ -81,6 +81,11 @@ pub fn random_case(rng: &mut ChaCha8Rng, case: usize) -> Instance {
 pub fn branching_settings() -> Settings {
     Settings {
         bp: BpSettings::branching_only(),
+        // The tree must find the optimum: no local search before it.
+        improve: super::improve::ImproveSettings {
+            moves: 0,
+            ..Default::default()
+        },
         ..Settings::default()
     }
 }

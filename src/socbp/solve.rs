@@ -1,5 +1,6 @@
 //! The methods, their settings, the solution and its verification.
 
+use super::improve::{fewer_bins, ImproveSettings, ImproveStats};
 use super::instance::Instance;
 use super::pricing::{PricingSettings, SocKnapsack};
 use crate::colgen::{
@@ -62,6 +63,9 @@ pub struct Settings {
     pub pricing: PricingSettings,
     /// The search (`cg`: only its root, with `node_limit` 1).
     pub bp: BpSettings,
+    /// `cg` and `bp`: the local search that lowers the best-fit packing's bins before the
+    /// root (models/packing.md §8, "Primal side").
+    pub improve: ImproveSettings,
     /// `experiment socbp-cloud`: seconds per instance (`solve` takes `--time-limit`).
     pub study_seconds: f64,
 }
@@ -97,6 +101,7 @@ impl Default for Settings {
         Settings {
             pricing: PricingSettings::default(),
             bp,
+            improve: ImproveSettings::default(),
             study_seconds: 60.0,
         }
     }
@@ -167,43 +172,75 @@ pub fn solve(
             bins
         }
         Method::Cg | Method::Bp => {
-            let start = fit_decreasing(inst, true);
+            let mut start = fit_decreasing(inst, true);
+            let mut before = ImproveStats::default();
+            if start.len() as u64 > volume {
+                let phase = (settings.improve.share_before_root, 0);
+                let (bins, did) = fewer_bins(
+                    inst,
+                    start,
+                    volume as usize,
+                    &settings.improve,
+                    phase,
+                    deadline,
+                );
+                start = bins;
+                before = did;
+            }
+            let mut after = ImproveStats::default();
             let stats = &mut certificate.stats;
             let mut proof = Proof::closed_form("volume");
-            let (bins, lower) = if start.len() as u64 <= volume {
-                stats.insert("nodes".into(), 0.0);
-                stats.insert("open_nodes".into(), 0.0);
-                stats.insert("search_complete".into(), 1.0);
-                (start, volume)
-            } else {
-                let cols = unit_columns(&start);
-                let mut pricing = SocKnapsack::new(inst, settings.pricing.clone());
-                let mut bp = settings.bp.clone();
-                if method == Method::Cg {
-                    bp.node_limit = 1;
-                }
-                let out = branch_and_price(inst.len(), &mut pricing, cols, &bp, deadline)?;
-                stats.insert("nodes".into(), out.nodes as f64);
-                stats.insert("open_nodes".into(), out.open as f64);
-                stats.insert(
-                    "search_complete".into(),
-                    f64::from(u8::from(out.end == BpEnd::Optimal)),
-                );
-                stats.insert("root_lp".into(), out.root_lp);
-                stats.insert("columns".into(), out.columns as f64);
-                if let Some(c) = &out.root {
-                    c.record(stats);
-                }
-                if out.bound > volume {
-                    proof = match &out.root_duals {
-                        Some(d) if out.bound == ceil_with_tolerance(out.root_lp) => {
-                            super::proof::pricing(d, out.root_lp)
-                        }
-                        _ => Proof::search(out.nodes, "branch-and-price over the items"),
-                    };
-                }
-                (partition(inst.len(), &out.incumbent), volume.max(out.bound))
-            };
+            let (bins, lower) =
+                if start.len() as u64 <= volume {
+                    stats.insert("nodes".into(), 0.0);
+                    stats.insert("open_nodes".into(), 0.0);
+                    stats.insert("search_complete".into(), 1.0);
+                    (start, volume)
+                } else {
+                    let cols = unit_columns(&start);
+                    let mut pricing = SocKnapsack::new(inst, settings.pricing.clone())
+                        .with_improve(settings.improve.clone(), start.clone(), before.next_attempt);
+                    let mut bp = settings.bp.clone();
+                    if method == Method::Cg {
+                        bp.node_limit = 1;
+                    }
+                    let out = branch_and_price(inst.len(), &mut pricing, cols, &bp, deadline)?;
+                    after = pricing.improved();
+                    stats.insert("nodes".into(), out.nodes as f64);
+                    stats.insert("open_nodes".into(), out.open as f64);
+                    stats.insert(
+                        "search_complete".into(),
+                        f64::from(u8::from(out.end == BpEnd::Optimal)),
+                    );
+                    stats.insert("root_lp".into(), out.root_lp);
+                    stats.insert("columns".into(), out.columns as f64);
+                    if let Some(c) = &out.root {
+                        c.record(stats);
+                    }
+                    if out.bound > volume {
+                        proof = match &out.root_duals {
+                            Some(d) if out.bound == ceil_with_tolerance(out.root_lp) => {
+                                super::proof::pricing(d, out.root_lp)
+                            }
+                            _ => Proof::search(out.nodes, "branch-and-price over the items"),
+                        };
+                    }
+                    (partition(inst.len(), &out.incumbent), volume.max(out.bound))
+                };
+            // The local search's bins saved before and after the root, its moves and seconds.
+            let did = [before, after];
+            stats.insert(
+                "improve_saved".into(),
+                did.iter().map(|d| d.saved).sum::<usize>() as f64,
+            );
+            stats.insert(
+                "improve_moves".into(),
+                did.iter().map(|d| d.moves).sum::<u64>() as f64,
+            );
+            stats.insert(
+                "improve_seconds".into(),
+                did.iter().map(|d| d.seconds).sum(),
+            );
             let bound = (lower as f64).min(bins.len() as f64);
             certificate.scored(bins.len() as f64, bound, 0.0);
             certificate.proof = Some(proof);
