@@ -313,8 +313,10 @@ pub fn run<P: Pricing>(
     let mut center_subgradient: Option<Vec<f64>> = None;
     let mut bound_duals: Option<Vec<f64>> = None;
     // The packing to beat, lowered when the family finds a better one once settled.
-    let mut cutoff = settings.cutoff;
-    let mut asked_for_packing = false;
+    let mut cutoff = Cutoff {
+        value: settings.cutoff,
+        asked: false,
+    };
     let mut was_settled = false;
     let mut settled_seconds = None;
     let mut iterations = Vec::new();
@@ -379,22 +381,17 @@ pub fn run<P: Pricing>(
             if iterations.len() as u32 >= settings.max_iterations {
                 break Termination::IterationLimit;
             }
-            if settled(bound, last.value) {
-                ask_for_packing(
-                    pricing,
-                    &mut cutoff,
-                    &mut asked_for_packing,
-                    bound,
-                    deadline,
-                );
-            }
+            cutoff.ask_once_settled(pricing, bound, last.value, deadline);
             if closed(settings, bound, last.value) {
                 break Termination::BoundClosed;
             }
             if pinned(settings, best_farley, last.value) {
                 break Termination::Converged;
             }
-            if cutoff.is_some_and(|c| ceil_with_tolerance(bound) as f64 >= c) {
+            if cutoff
+                .value
+                .is_some_and(|c| ceil_with_tolerance(bound) as f64 >= c)
+            {
                 break Termination::Cutoff;
             }
             if settings.give_up_at.is_some_and(|g| last.value <= g) {
@@ -568,15 +565,7 @@ pub fn run<P: Pricing>(
                 };
             }
             let was_closed = closed(settings, bound, last.value);
-            if was_closed {
-                ask_for_packing(
-                    pricing,
-                    &mut cutoff,
-                    &mut asked_for_packing,
-                    bound,
-                    deadline,
-                );
-            }
+            cutoff.ask_once_settled(pricing, bound, last.value, deadline);
             if settings.live_columns_per_row > 0.0 {
                 super::retire::retire_columns(master, &last.duals, settings.live_columns_per_row)?;
             }
@@ -659,22 +648,32 @@ pub fn run<P: Pricing>(
     })
 }
 
-/// Once a loop, when its integer bound has settled (and before it may close on it): the
-/// family's own search for a packing at `⌈bound⌉` ([`Pricing::settled_packing`]), whose size
-/// lowers the loop's cutoff. Only in a loop that stops at a cutoff (the packing to beat).
-fn ask_for_packing<P: Pricing + ?Sized>(
-    pricing: &mut P,
-    cutoff: &mut Option<f64>,
-    asked: &mut bool,
-    bound: f64,
-    deadline: &Deadline,
-) {
-    let Some(c) = *cutoff else { return };
-    if *asked {
-        return;
-    }
-    *asked = true;
-    if let Some(better) = pricing.settled_packing(ceil_with_tolerance(bound), deadline) {
-        *cutoff = Some(c.min(better as f64));
+/// A loop's cutoff (the packing to beat, `None`: the loop does not stop at one) and whether
+/// it has asked the family for a packing yet.
+struct Cutoff {
+    value: Option<f64>,
+    asked: bool,
+}
+
+impl Cutoff {
+    /// Once a loop, when its integer bound has settled (`⌈bound⌉ = ⌈master⌉`, checked here;
+    /// called before the loop may close on it): the family's own search for a packing at
+    /// `⌈bound⌉` ([`Pricing::settled_packing`]), whose size lowers the cutoff. Only in a loop
+    /// that stops at a cutoff.
+    fn ask_once_settled<P: Pricing + ?Sized>(
+        &mut self,
+        pricing: &mut P,
+        bound: f64,
+        master: f64,
+        deadline: &Deadline,
+    ) {
+        let Some(c) = self.value else { return };
+        if self.asked || !settled(bound, master) {
+            return;
+        }
+        self.asked = true;
+        if let Some(better) = pricing.settled_packing(ceil_with_tolerance(bound), deadline) {
+            self.value = Some(c.min(better as f64));
+        }
     }
 }
