@@ -72,6 +72,17 @@ pub struct ImproveStats {
     pub next_attempt: u32,
 }
 
+impl ImproveStats {
+    /// The bins saved, moves and seconds of `runs` (before and after the root) as the
+    /// certificate's `improve_saved`, `improve_moves` and `improve_seconds`.
+    pub fn record(runs: &[ImproveStats], stats: &mut std::collections::BTreeMap<String, f64>) {
+        let sum = |f: fn(&ImproveStats) -> f64| runs.iter().map(f).sum::<f64>();
+        stats.insert("improve_saved".into(), sum(|d| d.saved as f64));
+        stats.insert("improve_moves".into(), sum(|d| d.moves as f64));
+        stats.insert("improve_seconds".into(), sum(|d| d.seconds));
+    }
+}
+
 /// The search after the root, as the pricing oracle holds it: its settings (`None`: off),
 /// the packing the root starts from, and what it found and did. It runs once: when the
 /// root's integer bound settles ([`crate::colgen::Pricing::settled_packing`]) or else after

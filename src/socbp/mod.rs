@@ -8,6 +8,7 @@
 mod chord_tables;
 mod chords;
 pub mod compact;
+mod exchanges;
 pub mod generate;
 mod grid;
 mod improve;

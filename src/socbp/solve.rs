@@ -172,21 +172,16 @@ pub fn solve(
             bins
         }
         Method::Cg | Method::Bp => {
-            let mut start = fit_decreasing(inst, true);
-            let mut before = ImproveStats::default();
-            if start.len() as u64 > volume {
-                let phase = (settings.improve.share_before_root, 0);
-                let (bins, did) = fewer_bins(
-                    inst,
-                    start,
-                    volume as usize,
-                    &settings.improve,
-                    phase,
-                    deadline,
-                );
-                start = bins;
-                before = did;
-            }
+            let improve = &settings.improve;
+            let phase = (improve.share_before_root, 0);
+            let (start, before) = fewer_bins(
+                inst,
+                fit_decreasing(inst, true),
+                volume as usize,
+                improve,
+                phase,
+                deadline,
+            );
             let mut after = ImproveStats::default();
             let stats = &mut certificate.stats;
             let mut proof = Proof::closed_form("volume");
@@ -199,7 +194,7 @@ pub fn solve(
                 } else {
                     let cols = unit_columns(&start);
                     let mut pricing = SocKnapsack::new(inst, settings.pricing.clone())
-                        .with_improve(settings.improve.clone(), start.clone(), before.next_attempt);
+                        .with_improve(improve.clone(), start.clone(), before.next_attempt);
                     let mut bp = settings.bp.clone();
                     if method == Method::Cg {
                         bp.node_limit = 1;
@@ -227,20 +222,7 @@ pub fn solve(
                     }
                     (partition(inst.len(), &out.incumbent), volume.max(out.bound))
                 };
-            // The local search's bins saved before and after the root, its moves and seconds.
-            let did = [before, after];
-            stats.insert(
-                "improve_saved".into(),
-                did.iter().map(|d| d.saved).sum::<usize>() as f64,
-            );
-            stats.insert(
-                "improve_moves".into(),
-                did.iter().map(|d| d.moves).sum::<u64>() as f64,
-            );
-            stats.insert(
-                "improve_seconds".into(),
-                did.iter().map(|d| d.seconds).sum(),
-            );
+            ImproveStats::record(&[before, after], stats);
             let bound = (lower as f64).min(bins.len() as f64);
             certificate.scored(bins.len() as f64, bound, 0.0);
             certificate.proof = Some(proof);

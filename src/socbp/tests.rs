@@ -312,11 +312,11 @@ fn violated_pairs_match_brute_force_on_generated_instances() {
     assert!(found >= 30, "only {found} violated inequalities");
 }
 
-/// Compares [`super::pricing::violated_pairs`] at `pi` with a brute force over all pairs;
+/// Compares [`super::exchanges::violated_pairs`] at `pi` with a brute force over all pairs;
 /// the number of items with a violated inequality.
 fn check_pairs_by_brute_force(inst: &Instance, pi: &[f64], case: &str) -> usize {
     let n = inst.len();
-    let got = super::pricing::violated_pairs(inst, pi);
+    let got = super::exchanges::violated_pairs(inst, pi);
     let mut found = 0;
     for i in 0..n {
         let mut best: Option<f64> = None;
@@ -362,7 +362,7 @@ fn dominance_pairs_are_valid_swaps() {
     let mut pairs_seen = 0;
     for case in 0..60 {
         let inst = random_case(&mut rng, case);
-        let pairs = super::pricing::dominance_pairs(&inst);
+        let pairs = super::exchanges::dominance_pairs(&inst);
         let mut light_once = std::collections::HashSet::new();
         for &(l, h) in &pairs {
             assert!(
@@ -443,11 +443,11 @@ fn recovered_columns_are_bins() {
             }
         }
         master
-            .add_exchanges(&super::pricing::dominance_pairs(&inst))
+            .add_exchanges(&super::exchanges::dominance_pairs(&inst))
             .unwrap();
         let mut sol = master.solve(&Deadline::none()).unwrap().unwrap();
         for _ in 0..3 {
-            let pairs = super::pricing::violated_pairs(&inst, &sol.duals);
+            let pairs = super::exchanges::violated_pairs(&inst, &sol.duals);
             if master.extend_exchanges(&pairs).unwrap() == 0 {
                 break;
             }
