@@ -14,7 +14,7 @@
 
 use super::pricing::{Priced, Pricing};
 use super::safe;
-use super::smoothing::{adjusted, separation_point, subgradient};
+use super::smoothing::{adjusted, extra_weight, separation_point, subgradient};
 use super::stopping::{closed, enough, pinned, settled};
 use super::CoveringMaster;
 use crate::error::Result;
@@ -75,6 +75,11 @@ pub struct CgSettings {
     /// at the master's own duals (but some), the loop prices there as well and adds the best
     /// of both (0: off; with none, the mispricing fallback prices there anyway).
     pub price_master_duals_below: usize,
+    /// With a smoothed point: this many more pricings an iteration on the segment from the
+    /// stability center to the master's duals, nearer the center and farther from it in turn
+    /// (`smoothing::extra_weight`): a line search of the Lagrangian bound per master solve, whose
+    /// columns join the round's (0: off).
+    pub extra_points: usize,
     /// Column management (0: off): once the master's LP holds more than this many columns
     /// per row, those of highest positive reduced cost at the last duals (nonbasic, so the
     /// LP keeps its optimum and its basis) leave the LP, down to half that many
@@ -130,6 +135,7 @@ impl Default for CgSettings {
             stabilise_after: 0,
             max_columns_per_iteration: 20,
             price_master_duals_below: 0,
+            extra_points: 0,
             live_columns_per_row: 0.0,
             stop_when_bound_closes: true,
             closure_gap: 1e-4,
@@ -468,6 +474,7 @@ pub fn run<P: Pricing>(
                     }
                 };
             let center_before = center.clone();
+            let alpha_used = alpha;
             update_bound(&priced_at, &priced, &mut center, &mut center_subgradient);
             if let (true, Some(c)) = (
                 settings.smoothing_auto && smoothed.is_some(),
@@ -504,6 +511,16 @@ pub fn run<P: Pricing>(
                     columns,
                     ..at_master
                 };
+            }
+            if let (Some(c), true) = (&center_before, smoothed.is_some()) {
+                for k in 0..settings.extra_points {
+                    let p = separation_point(c, &pi_out, extra_weight(alpha_used, k), None);
+                    pricing.aim(enough(settings, &p, &demands, last.value));
+                    let extra = pricing.price(&p, deadline)?;
+                    nodes += extra.nodes;
+                    update_bound(&p, &extra, &mut center, &mut center_subgradient);
+                    priced.columns.extend(extra.columns);
+                }
             }
             let pricing_seconds = t.elapsed().as_secs_f64();
             // Keep the best improving columns w.r.t. the master's own duals.

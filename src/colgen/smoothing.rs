@@ -97,9 +97,41 @@ pub(super) fn separation_point(
         .collect()
 }
 
+/// The smoothing weight of the `k`-th extra pricing point of an iteration priced at weight
+/// `alpha` (see `CgSettings::extra_points`): `1 − (1 − α)/2^l` for even `k` and
+/// `max(0, 1 − (1 − α)·2^l)` for odd `k`, with `l = ⌊k/2⌋ + 1`.
+pub(super) fn extra_weight(alpha: f64, k: usize) -> f64 {
+    let scale = f64::from(1u32 << (k / 2 + 1).min(20));
+    if k.is_multiple_of(2) {
+        1.0 - (1.0 - alpha) / scale
+    } else {
+        (1.0 - (1.0 - alpha) * scale).max(0.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::separation_point;
+    use super::{extra_weight, separation_point};
+
+    /// The extra points lie on the segment, nearer the center (even `k`, each nearer than the
+    /// last) or farther from it (odd `k`, each farther, never past the master's duals).
+    #[test]
+    fn extra_points_alternate_nearer_and_farther() {
+        for alpha in [0.0, 0.3, 0.5, 0.9, 0.99] {
+            let (mut near, mut far) = (alpha, alpha);
+            for k in 0..12 {
+                let w = extra_weight(alpha, k);
+                assert!((0.0..1.0).contains(&w), "α {alpha}, k {k}: {w}");
+                if k % 2 == 0 {
+                    assert!(w > near, "α {alpha}, k {k}: {w} ≤ {near}");
+                    near = w;
+                } else {
+                    assert!(w < far || w == 0.0, "α {alpha}, k {k}: {w} ≥ {far}");
+                    far = w;
+                }
+            }
+        }
+    }
 
     fn dist(a: &[f64], b: &[f64]) -> f64 {
         a.iter()

@@ -186,7 +186,8 @@ fn lagrangian_bound_is_above_every_bin() {
 /// whose masters are solved by the interior point without crossover (`bp.cg.interior_master_from`
 /// 1, on a fifth of the cases; it converges when its master meets its own Farley bound, and its
 /// retired columns priced out again come back for good), and one with directional smoothing
-/// (`bp.cg.directional_smoothing`) reach the same root LP value on tiny random instances;
+/// (`bp.cg.directional_smoothing`), and ones with 2 or 5 extra pricing points an iteration
+/// (`bp.cg.extra_points`) reach the same root LP value on tiny random instances;
 /// every root bound lies below the brute-force optimum once rounded up.
 #[test]
 fn stabilised_and_plain_roots_reach_the_same_lp() {
@@ -196,15 +197,17 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
         let inst = random_case(&mut rng, case);
         let opt = brute(&inst);
         let mut values = Vec::new();
-        for (auto, lazy, live, pairs, interior, directional, at_master) in [
-            (false, true, 0.0, false, 0, false, 0),
-            (true, true, 2.0, false, 0, false, 0),
-            (true, false, 2.0, false, 0, false, 0),
-            (true, true, 0.5, false, 0, false, 0),
-            (true, true, 2.0, true, 0, false, 0),
-            (true, true, 2.0, true, 1, false, 0),
-            (true, true, 2.0, true, 0, true, 0),
-            (true, true, 2.0, true, 0, false, 20),
+        for (auto, lazy, live, pairs, interior, directional, at_master, extra) in [
+            (false, true, 0.0, false, 0, false, 0, 0),
+            (true, true, 2.0, false, 0, false, 0, 0),
+            (true, false, 2.0, false, 0, false, 0, 0),
+            (true, true, 0.5, false, 0, false, 0, 0),
+            (true, true, 2.0, true, 0, false, 0, 0),
+            (true, true, 2.0, true, 1, false, 0, 2),
+            (true, true, 2.0, true, 0, true, 0, 0),
+            (true, true, 2.0, true, 0, false, 20, 0),
+            (true, true, 2.0, true, 0, false, 0, 2),
+            (true, true, 2.0, true, 0, false, 0, 5),
         ] {
             if interior > 0 && case % 5 != 0 {
                 continue; // the interior point's loop is the slow one: a fifth of the cases
@@ -220,6 +223,7 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
             settings.bp.cg.interior_master_from = interior;
             settings.bp.cg.directional_smoothing = directional;
             settings.bp.cg.price_master_duals_below = at_master;
+            settings.bp.cg.extra_points = extra;
             if interior > 0 {
                 // Interior duals seldom let the pricing prove convergence; the loop converges
                 // when its master meets its own Farley bound (`colgen::stopping::pinned`). Before
@@ -252,7 +256,7 @@ fn stabilised_and_plain_roots_reach_the_same_lp() {
             for v in &values[1..] {
                 assert!(
                     (values[0] - v).abs() <= 1e-6,
-                    "case {case}: plain, stabilised, refined eagerly, few live columns, pairs, interior, directional: {values:?}"
+                    "case {case}: plain, stabilised, refined eagerly, few live columns, pairs, interior, directional, at the master, extra points: {values:?}"
                 );
             }
         }
