@@ -9,9 +9,8 @@
 //! found and the search goes on from it. `cg` and `bp` run it once the root's integer bound
 //! settles below the packing, or else after the root's column generation (then the search
 //! stops at that bound), and, when `share_before_root` is set, briefly on best fit's packing
-//! before the root. Seeded: the same seed and
-//! settings, the same packing (a time cap may end it earlier). Model and measurements:
-//! models/packing.md §8, "Primal side".
+//! before the root. Seeded: the same seed and settings, the same packing (a time cap may end
+//! it earlier). Model and measurements: models/packing.md §8, "Primal side".
 
 use super::instance::Instance;
 use crate::colgen::{partition, unit_columns, Column};
@@ -188,9 +187,9 @@ struct Move {
 
 /// The packing `bins` (every item once, every bin within capacity) with as few bins as the
 /// search reaches, never below `floor`, within `share` of the time left (and
-/// `max_seconds`; a share of 0: no search), and what it did. Its attempts are numbered from `first_attempt` (a later
-/// call on the same packing skips the earlier call's first, fixed one) and draw from the
-/// seed mixed with it. The result is a valid packing.
+/// `max_seconds`; a share of 0: no search), and what it did. Its attempts are numbered from
+/// `first_attempt` (a later call on the same packing skips the earlier call's first, fixed
+/// one) and draw from the seed mixed with it. The result is a valid packing.
 pub fn fewer_bins(
     inst: &Instance,
     bins: Vec<Vec<usize>>,

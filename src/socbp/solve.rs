@@ -98,9 +98,10 @@ impl Default for Settings {
         // "The master's LP by size"): at n = 1,000 the roots settled within 120 s went from
         // 6 to 9 of 12; at n = 400 the warm simplex is better (32 roots within 30 s against 28).
         bp.cg.interior_master_from = 700;
-        // Two more pricings an iteration on the smoothing's segment, one nearer the center,
-        // one farther (models/packing.md §8, "Stabilisation"): at n = 1,000 the roots settled
-        // within 120 s 9 → 10 of 12 (d 0.99 seed 1 at 33 s), at n = 400 the same 33 proven.
+        // Two more pricings an iteration of the root on the smoothing's segment, one nearer
+        // the center, one farther (models/packing.md §2, "Extra pricing points"; the nodes
+        // keep `bp.node_extra_points` 0): at n = 1,000 the roots settled within 120 s 9 → 10
+        // of 12 (d 0.99 seed 1 at 33 s), at n = 400 the same 33 proven.
         bp.cg.extra_points = 2;
         Settings {
             pricing: PricingSettings::default(),
