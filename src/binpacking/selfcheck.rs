@@ -87,6 +87,7 @@ pub fn branching_settings() -> Settings {
         bp: BpSettings {
             strong_candidates: d.bp.strong_candidates,
             strong_depth: d.bp.strong_depth,
+            warm_nodes: d.bp.warm_nodes,
             ..BpSettings::branching_only()
         },
         ..d

@@ -41,20 +41,22 @@ pub(super) fn min_bins(w: &[u64], cap: u64) -> usize {
 }
 
 /// `bp` with no dive, no integer master and no local search proves the brute-force optimum (so
-/// the tree must find it), and so do the defaults; `cg`'s bound and every heuristic sit on the
-/// right side of it; every answer verifies.
+/// the tree must find it), with the tree's one warm master and with a fresh master a node, and
+/// so do the defaults; `cg`'s bound and every heuristic sit on the right side of it; every
+/// answer verifies.
 #[test]
 fn branch_and_price_equals_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(22);
     let mut branched = 0;
+    let warm = selfcheck::branching_settings();
+    assert!(warm.bp.warm_nodes, "the default tree keeps one master");
+    let mut fresh = warm.clone();
+    fresh.bp.warm_nodes = false;
     for case in 0..250 {
         let inst = random(&mut rng, case);
-        for (settings, tree) in [
-            (selfcheck::branching_settings(), true),
-            (Settings::default(), false),
-        ] {
+        for (settings, tree) in [(&warm, true), (&fresh, true), (&Settings::default(), false)] {
             let mut r = CaseReport::new("test", &inst);
-            let bp = selfcheck::check(&mut r, &inst, &settings);
+            let bp = selfcheck::check(&mut r, &inst, settings);
             assert!(
                 r.disagreements.is_empty(),
                 "case {case}: {:?}",

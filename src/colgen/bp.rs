@@ -17,7 +17,7 @@
 use super::enumeration::{close_by_enumeration, EnumerationSettings};
 use super::integer::{integer_bins, repeat_by_counts};
 pub use super::node::together_groups;
-use super::node::{integral, node_master, ranked_pairs, Trial};
+use super::node::{integral, key, node_lp, ranked_pairs, NodeStart, Trial};
 use super::{dive_with, run, CgSettings, Column, CoveringMaster, DiveGuide, DiveSettings, Pricing};
 use crate::error::Result;
 use crate::outcome::ceil_with_tolerance;
@@ -89,6 +89,14 @@ pub struct BpSettings {
     /// A node's master starts from at most `pool_per_row × rows` pool columns, those of
     /// least reduced cost at its parent's last duals (0: the whole pool).
     pub pool_per_row: f64,
+    /// The nodes below the root share one master LP, every pool column in it and those a
+    /// node's decisions forbid held at 0, so that each node starts from the last one's basis
+    /// (`pool_per_row` is then ignored); off, every node builds a fresh master of the pool's
+    /// admitted columns, at most `pool_per_row` a row. Not with exchange columns at the nodes
+    /// (`cg.dual_optimal_inequalities` or `cg.pair_inequalities`: a master takes them once),
+    /// whose trees build fresh masters. Off in the engine's defaults, on for bin and vector
+    /// packing (models/packing.md §4, "Warm nodes").
+    pub warm_nodes: bool,
     /// The pair branched on is the one whose together-value is closest to this (in (0, 1)).
     pub pair_target: f64,
     /// Strong branching: pairs tried at a node (both children solved by column generation),
@@ -128,6 +136,7 @@ impl Default for BpSettings {
             integer_seconds: 2.0,
             integer_every: 200,
             pool_per_row: 3.0,
+            warm_nodes: false,
             pair_target: 0.5,
             strong_candidates: 1,
             strong_depth: 20,
@@ -276,6 +285,11 @@ pub fn branch_and_price<P: BranchPricing>(
         settings.target.map_or(n, |t| n.min(t.saturating_add(1)))
     };
     let mut node_cg = settings.cg.clone();
+    // The tree's master ([`BpSettings::warm_nodes`]) and the last fresh one.
+    let (mut tree, mut fresh) = (None, None);
+    let warm = settings.warm_nodes
+        && !settings.cg.dual_optimal_inequalities
+        && !settings.cg.pair_inequalities;
     let end = loop {
         let best = beat(&incumbent);
         if settings.target.is_some_and(|t| incumbent.len() as u64 <= t) {
@@ -294,14 +308,15 @@ pub fn branch_and_price<P: BranchPricing>(
         let node = heap.pop().expect("not empty");
         nodes += 1;
         pricing.restrict(&node.together, &node.apart);
-        let mut master = node_master(
-            &demands,
-            &pool,
-            &node.together,
-            &node.apart,
-            node.duals.as_deref().map(|d| d.as_slice()),
-            settings.pool_per_row,
-        )?;
+        let start = NodeStart {
+            demands: &demands,
+            pool: &pool,
+            together: &node.together,
+            apart: &node.apart,
+            duals: node.duals.as_deref().map(|d| d.as_slice()),
+            pool_per_row: settings.pool_per_row,
+        };
+        let master = node_lp(&mut tree, &mut fresh, warm && nodes > 1, &start)?;
         let preset = master.len();
         // A node whose `⌈bound⌉` reaches the packing to beat is closed: its loop stops there
         // (at the root too: the incumbent then is optimal, and `⌈bound⌉ = ⌈LP⌉` is proven),
@@ -309,7 +324,7 @@ pub fn branch_and_price<P: BranchPricing>(
         if settings.target.is_some() || settings.cg.stop_when_bound_closes {
             node_cg.cutoff = Some(best as f64);
         }
-        let cg = run(&mut master, pricing, &node_cg, node.bound as f64, deadline)?;
+        let cg = run(master, pricing, &node_cg, node.bound as f64, deadline)?;
         // Only the root's first master may run past the deadline (without it there is
         // nothing to report); a later node's or a strong-branching child's started just
         // before the deadline overran it by 0.4 s on ANI 201 (a fresh 5,000-column LP).
@@ -330,7 +345,7 @@ pub fn branch_and_price<P: BranchPricing>(
         if nodes == 1 && !whole && node_bound < best {
             // The root's duals decide which columns a better cover could use.
             let closure = close_by_enumeration(
-                &mut master,
+                master,
                 pricing,
                 &settings.cg,
                 best - 1,
@@ -361,7 +376,7 @@ pub fn branch_and_price<P: BranchPricing>(
             }
         } else if nodes == 1 && settings.root_dive && !deadline.expired() {
             let found = root_dives(
-                &mut master,
+                master,
                 pricing,
                 settings,
                 node_bound,
@@ -439,19 +454,27 @@ pub fn branch_and_price<P: BranchPricing>(
                         p.push((a, b));
                     }
                     pricing.restrict(&t, &p);
-                    let mut m = node_master(
-                        &demands,
-                        &pool,
-                        &t,
-                        &p,
-                        Some(&cg.duals),
-                        settings.pool_per_row,
-                    )?;
+                    let start = NodeStart {
+                        demands: &demands,
+                        pool: &pool,
+                        together: &t,
+                        apart: &p,
+                        duals: Some(&cg.duals),
+                        pool_per_row: settings.pool_per_row,
+                    };
+                    let m = node_lp(&mut tree, &mut fresh, warm, &start)?;
                     let pre = m.len();
-                    let out = run(&mut m, pricing, &node_cg, node_bound as f64, deadline)?;
+                    let out = run(m, pricing, &node_cg, node_bound as f64, deadline)?;
                     remember(&mut pool, &m.columns()[pre..]);
                     bounds[side] = ceil_with_tolerance(out.bound).max(node_bound);
                     value += out.master_value.min(best as f64);
+                    debug!(
+                        "strong branching: ({a}, {b}) {}: bound {:.6}, master {:.6}, {:?}",
+                        if together { "together" } else { "apart" },
+                        out.bound,
+                        out.master_value,
+                        out.termination
+                    );
                 }
                 let closed = bounds.iter().filter(|&&x| x >= best).count();
                 let trial = Trial {
@@ -630,11 +653,4 @@ fn restricted_integer(
         }
     }
     integer_bins(pool, &vec![1.0; rows], Some(&start), seconds, deadline)
-}
-
-/// A column's item set, for the pool's duplicate check.
-fn key(c: &Column) -> Vec<usize> {
-    let mut k: Vec<usize> = c.iter().map(|&(r, _)| r).collect();
-    k.sort_unstable();
-    k
 }

@@ -125,19 +125,31 @@ impl Trial {
     }
 }
 
-/// The master of a node with decisions `together` / `apart`: one column per together group
-/// (feasible, since each group was formed inside a column of an ancestor's master) and the
-/// compatible pool columns, at most `pool_per_row × rows` of them, those of least reduced cost
-/// at `duals` (the parent's; a master of the whole pool, 8,000 columns on Hard28, made HiGHS
-/// most of a node's time).
-pub(super) fn node_master(
-    demands: &[f64],
-    pool: &[Column],
-    together: &[(usize, usize)],
-    apart: &[(usize, usize)],
-    duals: Option<&[f64]>,
-    pool_per_row: f64,
-) -> Result<CoveringMaster> {
+/// What a node's master is made from: the decisions `together` / `apart`, the pool, and for a
+/// fresh master at most `pool_per_row × rows` pool columns, those of least reduced cost at
+/// `duals` (the parent's).
+pub(super) struct NodeStart<'a> {
+    pub(super) demands: &'a [f64],
+    pub(super) pool: &'a [Column],
+    pub(super) together: &'a [(usize, usize)],
+    pub(super) apart: &'a [(usize, usize)],
+    pub(super) duals: Option<&'a [f64]>,
+    pub(super) pool_per_row: f64,
+}
+
+/// The fresh master of a node: one column per together group (feasible, since each group was
+/// formed inside a column of an ancestor's master) and the compatible pool columns, at most
+/// `pool_per_row × rows` of them, those of least reduced cost at `duals` (a master of the
+/// whole pool, 8,000 columns on Hard28, made HiGHS most of a node's time).
+fn node_master(start: &NodeStart) -> Result<CoveringMaster> {
+    let NodeStart {
+        demands,
+        pool,
+        together,
+        apart,
+        duals,
+        pool_per_row,
+    } = *start;
     let decisions = Decisions::new(demands.len(), together, apart);
     let mut master = CoveringMaster::new(demands);
     for members in &decisions.groups {
@@ -164,4 +176,112 @@ pub(super) fn node_master(
         master.add_column(c.clone())?;
     }
     Ok(master)
+}
+
+/// The tree's master kept alive from node to node ([`super::BpSettings::warm_nodes`]): every
+/// pool column is in it, and a node holds at 0 those its decisions do not admit
+/// ([`CoveringMaster::set_enabled`]), so that its first solve is a dual simplex from the last
+/// node's basis instead of a fresh LP over the whole pool (on ANI 201 a fresh master took
+/// 3,400 primal simplex iterations and most of a node's time). Any subset of admitted
+/// columns is a correct start (the pricing is exact under the decisions and the bound is
+/// Farley's), so this changes a node's cost and its path, never its bound's validity.
+pub(super) struct TreeMaster {
+    pub(super) master: CoveringMaster,
+    /// Pool columns looked at so far (the pool only grows).
+    synced: usize,
+    /// Master columns indexed so far.
+    indexed: usize,
+    /// The master's column of each key (its rows), the latest if there are copies.
+    index: HashMap<Vec<usize>, usize>,
+}
+
+impl TreeMaster {
+    /// A master over `pool` for the node with decisions `together` / `apart`.
+    pub(super) fn new(
+        demands: &[f64],
+        pool: &[Column],
+        together: &[(usize, usize)],
+        apart: &[(usize, usize)],
+    ) -> Result<TreeMaster> {
+        let mut tree = TreeMaster {
+            master: CoveringMaster::new(demands),
+            synced: 0,
+            indexed: 0,
+            index: HashMap::new(),
+        };
+        tree.prepare(pool, together, apart)?;
+        Ok(tree)
+    }
+
+    /// Makes the master the node's: the pool's new columns join it, the node's group columns
+    /// (one per together group) are in it, and exactly the admitted columns are free.
+    pub(super) fn prepare(
+        &mut self,
+        pool: &[Column],
+        together: &[(usize, usize)],
+        apart: &[(usize, usize)],
+    ) -> Result<()> {
+        self.absorb();
+        let decisions = Decisions::new(self.master.demands().len(), together, apart);
+        let groups: Vec<Column> = decisions
+            .groups
+            .iter()
+            .map(|members| members.iter().map(|&r| (r, 1.0)).collect())
+            .collect();
+        let mut filter = Filter::new(decisions);
+        for col in pool[self.synced.min(pool.len())..].iter().chain(&groups) {
+            let present = self
+                .index
+                .get(&key(col))
+                .is_some_and(|&k| self.master.is_live(k));
+            if !present {
+                let on = filter.admits(col);
+                self.master.add_column_enabled(col.clone(), on)?;
+                self.absorb();
+            }
+        }
+        self.synced = pool.len();
+        for k in 0..self.master.len() {
+            if self.master.is_live(k) {
+                let on = filter.admits(&self.master.columns()[k]);
+                self.master.set_enabled(k, on)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Indexes the columns the master gained since the last call (by column generation).
+    pub(super) fn absorb(&mut self) {
+        for k in self.indexed..self.master.len() {
+            self.index.insert(key(&self.master.columns()[k]), k);
+        }
+        self.indexed = self.master.len();
+    }
+}
+
+/// A unit column's rows in order: equal bins share it.
+pub(super) fn key(col: &Column) -> Vec<usize> {
+    let mut rows: Vec<usize> = col.iter().map(|&(r, _)| r).collect();
+    rows.sort_unstable();
+    rows
+}
+
+/// The master a node (or a strong-branching child) starts from: the tree's, prepared for
+/// the node, when `warm`, else a fresh one ([`node_master`]) in `fresh`.
+pub(super) fn node_lp<'a>(
+    tree: &'a mut Option<TreeMaster>,
+    fresh: &'a mut Option<CoveringMaster>,
+    warm: bool,
+    start: &NodeStart,
+) -> Result<&'a mut CoveringMaster> {
+    let (demands, pool, together, apart) = (start.demands, start.pool, start.together, start.apart);
+    if warm {
+        match tree {
+            Some(t) => t.prepare(pool, together, apart)?,
+            None => *tree = Some(TreeMaster::new(demands, pool, together, apart)?),
+        }
+        Ok(&mut tree.as_mut().expect("made above").master)
+    } else {
+        Ok(fresh.insert(node_master(start)?))
+    }
 }

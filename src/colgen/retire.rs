@@ -32,7 +32,7 @@ pub(super) fn retire_columns(
     // row makes a cover of any demands.
     let mut cover = vec![0usize; duals.len()];
     for (k, c) in master.columns().iter().enumerate() {
-        if master.is_live(k) {
+        if master.is_enabled(k) {
             for &(r, a) in c {
                 if a > 0.0 {
                     cover[r] += 1;

@@ -24,6 +24,9 @@ pub struct CoveringLp {
     lp_col: Vec<Option<usize>>,
     /// Columns still in the LP.
     live: usize,
+    /// Per column, held at 0 ([`CoveringLp::set_enabled`]: a branch-and-price node's
+    /// decisions do not admit it).
+    off: Vec<bool>,
     /// The LP columns of the exchanges, and whether they are still active.
     exchanges: Vec<usize>,
     exchanges_active: bool,
@@ -64,6 +67,7 @@ impl CoveringLp {
             columns: Vec::new(),
             lp_col: Vec::new(),
             live: 0,
+            off: Vec::new(),
             exchanges: Vec::new(),
             exchanges_active: false,
             exchange_cols: Vec::new(),
@@ -103,15 +107,45 @@ impl CoveringLp {
     /// column: there the rule kept columns that the tree no longer needed, Hard28 BPP40 4.0 s
     /// → over 10 s.)
     pub fn add_column(&mut self, col: Column) -> Result<()> {
+        self.add_column_enabled(col, true)
+    }
+
+    /// [`CoveringLp::add_column`], held at 0 from the start unless `enabled`
+    /// ([`CoveringLp::set_enabled`]).
+    pub fn add_column_enabled(&mut self, col: Column, enabled: bool) -> Result<()> {
         if !self.retired.is_empty() && self.retired.remove(&key(&col)).is_some() {
             self.returned.insert(self.columns.len());
             log::trace!("covering: a retired column priced out again, kept from now on");
         }
-        self.lp.add_column(1.0, 0.0, f64::INFINITY, &col)?;
+        let upper = if enabled { f64::INFINITY } else { 0.0 };
+        self.lp.add_column(1.0, 0.0, upper, &col)?;
         self.lp_col.push(Some(self.lp.len() - 1));
         self.live += 1;
+        self.off.push(!enabled);
         self.columns.push(col);
         Ok(())
+    }
+
+    /// Lets column `k` take any value `≥ 0` again, or holds it at 0 (`enabled` false): a
+    /// branch-and-price tree keeps one LP for all its nodes and holds the columns a node's
+    /// decisions forbid at 0, so that each node starts from the last basis (dual simplex)
+    /// instead of a fresh LP. Only after a first solve; a retired column is left alone.
+    pub fn set_enabled(&mut self, k: usize, enabled: bool) -> Result<()> {
+        let Some(&Some(c)) = self.lp_col.get(k) else {
+            return Ok(());
+        };
+        if self.off[k] != enabled {
+            return Ok(());
+        }
+        let upper = if enabled { f64::INFINITY } else { 0.0 };
+        self.lp.set_column_bounds(c, 0.0, upper)?;
+        self.off[k] = !enabled;
+        Ok(())
+    }
+
+    /// Column `k` is in the LP and not held at 0 ([`CoveringLp::set_enabled`]).
+    pub fn is_enabled(&self, k: usize) -> bool {
+        self.is_live(k) && !self.off[k]
     }
 
     /// Columns still in the LP (not retired).
@@ -124,19 +158,19 @@ impl CoveringLp {
         self.lp_col.get(k).is_some_and(Option::is_some)
     }
 
-    /// Column `k` is in the LP and [`CoveringLp::retire`] would take it out (it is not the
-    /// return of a retired column).
+    /// Column `k` is in the LP, not held at 0, and [`CoveringLp::retire`] would take it out
+    /// (it is not the return of a retired column).
     pub fn may_retire(&self, k: usize) -> bool {
-        self.is_live(k) && !self.returned.contains(&k)
+        self.is_enabled(k) && !self.returned.contains(&k)
     }
 
-    /// Takes the columns `which` (indices into [`CoveringLp::columns`]) out of the LP. They
-    /// stay in [`CoveringLp::columns`], in place, with primal value 0 from then on; edits to
-    /// them are ignored. Only after a first solve, and only columns nonbasic in the last
-    /// basis (e.g. of positive reduced cost at the last duals): the LP's optimum and basis are
-    /// kept, and the next solve starts warm. Column generation retires columns to keep the LP
-    /// small ([`crate::colgen::CgSettings::live_columns_per_row`]). A retired column added
-    /// again ([`CoveringLp::add_column`]) stays.
+    /// Takes the columns `which` (indices into [`CoveringLp::columns`]; not those held at 0)
+    /// out of the LP. They stay in [`CoveringLp::columns`], in place, with primal value 0 from
+    /// then on; edits to them are ignored. Only after a first solve, and only columns
+    /// nonbasic in the last basis (e.g. of positive reduced cost at the last duals): the LP's
+    /// optimum and basis are kept, and the next solve starts warm. Column generation retires
+    /// columns to keep the LP small ([`crate::colgen::CgSettings::live_columns_per_row`]). A
+    /// retired column added again ([`CoveringLp::add_column`]) stays.
     pub fn retire(&mut self, which: &[usize]) -> Result<()> {
         let which: Vec<usize> = which
             .iter()
@@ -393,6 +427,32 @@ mod tests {
         let last = lp.solve(&Deadline::none()).unwrap().unwrap();
         assert!((last.value - 1.0).abs() < 1e-6, "{}", last.value);
         assert!((last.primal[5] - 1.0).abs() < 1e-6, "{:?}", last.primal);
+    }
+
+    /// A column held at 0 reads 0 and the optimum is the one without it; freed, the LP uses
+    /// it (warm, after a bound change); held again, the optimum is back. Added held at 0
+    /// before the first solve it waits the same way, and retirement passes it by.
+    #[test]
+    fn columns_held_at_zero_wait_until_freed() {
+        let solve = |lp: &mut CoveringLp| lp.solve(&Deadline::none()).unwrap().unwrap();
+        let mut lp = CoveringLp::new(&[1.0, 1.0]);
+        lp.add_column(vec![(0, 1.0)]).unwrap();
+        lp.add_column(vec![(1, 1.0)]).unwrap();
+        lp.add_column_enabled(vec![(0, 1.0), (1, 1.0)], false)
+            .unwrap();
+        let s = solve(&mut lp);
+        assert!((s.value - 2.0).abs() < 1e-9 && s.primal[2] == 0.0, "{s:?}");
+        assert!(lp.is_live(2) && !lp.is_enabled(2) && !lp.may_retire(2));
+        lp.retire(&[2]).unwrap();
+        assert!(lp.is_live(2), "a column held at 0 is not retired");
+        lp.set_enabled(2, true).unwrap();
+        let s = solve(&mut lp);
+        assert!((s.value - 1.0).abs() < 1e-9, "{s:?}");
+        assert!((s.primal[2] - 1.0).abs() < 1e-9 && lp.is_enabled(2));
+        lp.set_enabled(2, false).unwrap();
+        lp.set_enabled(2, false).unwrap();
+        let s = solve(&mut lp);
+        assert!((s.value - 2.0).abs() < 1e-9 && s.primal[2] == 0.0, "{s:?}");
     }
 
     /// Under interior-point duals a column equal to a retired one is added at the end, as
