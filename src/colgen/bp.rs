@@ -92,10 +92,11 @@ pub struct BpSettings {
     /// The nodes below the root share one master LP, every pool column in it and those a
     /// node's decisions forbid held at 0, so that each node starts from the last one's basis
     /// (`pool_per_row` is then ignored); off, every node builds a fresh master of the pool's
-    /// admitted columns, at most `pool_per_row` a row. Not with exchange columns at the nodes
-    /// (`cg.dual_optimal_inequalities` or `cg.pair_inequalities`: a master takes them once),
-    /// whose trees build fresh masters. Off in the engine's defaults, on for bin and vector
-    /// packing (models/packing.md §4, "Warm nodes").
+    /// admitted columns, at most `pool_per_row` a row. A master takes exchange columns
+    /// (`cg.dual_optimal_inequalities`, `cg.pair_inequalities`) once: with one master only its
+    /// first node's loop can use them (the pricings here offer none under decisions anyway).
+    /// Off in the engine's defaults, on for bin and vector packing (models/packing.md §4,
+    /// "Warm nodes").
     pub warm_nodes: bool,
     /// The pair branched on is the one whose together-value is closest to this (in (0, 1)).
     pub pair_target: f64,
@@ -287,9 +288,7 @@ pub fn branch_and_price<P: BranchPricing>(
     let mut node_cg = settings.cg.clone();
     // The tree's master ([`BpSettings::warm_nodes`]) and the last fresh one.
     let (mut tree, mut fresh) = (None, None);
-    let warm = settings.warm_nodes
-        && !settings.cg.dual_optimal_inequalities
-        && !settings.cg.pair_inequalities;
+    let warm = settings.warm_nodes;
     let end = loop {
         let best = beat(&incumbent);
         if settings.target.is_some_and(|t| incumbent.len() as u64 <= t) {
