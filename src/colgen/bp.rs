@@ -288,7 +288,6 @@ pub fn branch_and_price<P: BranchPricing>(
     let mut node_cg = settings.cg.clone();
     // The tree's master ([`BpSettings::warm_nodes`]) and the last fresh one.
     let (mut tree, mut fresh) = (None, None);
-    let warm = settings.warm_nodes;
     let end = loop {
         let best = beat(&incumbent);
         if settings.target.is_some_and(|t| incumbent.len() as u64 <= t) {
@@ -315,7 +314,12 @@ pub fn branch_and_price<P: BranchPricing>(
             duals: node.duals.as_deref().map(|d| d.as_slice()),
             pool_per_row: settings.pool_per_row,
         };
-        let master = node_lp(&mut tree, &mut fresh, warm && nodes > 1, &start)?;
+        let master = node_lp(
+            &mut tree,
+            &mut fresh,
+            settings.warm_nodes && nodes > 1,
+            &start,
+        )?;
         let preset = master.len();
         // A node whose `⌈bound⌉` reaches the packing to beat is closed: its loop stops there
         // (at the root too: the incumbent then is optimal, and `⌈bound⌉ = ⌈LP⌉` is proven),
@@ -461,7 +465,7 @@ pub fn branch_and_price<P: BranchPricing>(
                         duals: Some(&cg.duals),
                         pool_per_row: settings.pool_per_row,
                     };
-                    let m = node_lp(&mut tree, &mut fresh, warm, &start)?;
+                    let m = node_lp(&mut tree, &mut fresh, settings.warm_nodes, &start)?;
                     let pre = m.len();
                     let out = run(m, pricing, &node_cg, node_bound as f64, deadline)?;
                     remember(&mut pool, &m.columns()[pre..]);

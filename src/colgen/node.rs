@@ -186,7 +186,7 @@ fn node_master(start: &NodeStart) -> Result<CoveringMaster> {
 /// columns is a correct start (the pricing is exact under the decisions and the bound is
 /// Farley's), so this changes a node's cost and its path, never its bound's validity.
 pub(super) struct TreeMaster {
-    pub(super) master: CoveringMaster,
+    master: CoveringMaster,
     /// Pool columns looked at so far (the pool only grows).
     synced: usize,
     /// Master columns indexed so far.
@@ -196,39 +196,30 @@ pub(super) struct TreeMaster {
 }
 
 impl TreeMaster {
-    /// A master over `pool` for the node with decisions `together` / `apart`.
-    pub(super) fn new(
-        demands: &[f64],
-        pool: &[Column],
-        together: &[(usize, usize)],
-        apart: &[(usize, usize)],
-    ) -> Result<TreeMaster> {
+    /// A master over the pool for the node `start`.
+    fn new(start: &NodeStart) -> Result<TreeMaster> {
         let mut tree = TreeMaster {
-            master: CoveringMaster::new(demands),
+            master: CoveringMaster::new(start.demands),
             synced: 0,
             indexed: 0,
             index: HashMap::new(),
         };
-        tree.prepare(pool, together, apart)?;
+        tree.prepare(start)?;
         Ok(tree)
     }
 
     /// Makes the master the node's: the pool's new columns join it, the node's group columns
     /// (one per together group) are in it, and exactly the admitted columns are free.
-    pub(super) fn prepare(
-        &mut self,
-        pool: &[Column],
-        together: &[(usize, usize)],
-        apart: &[(usize, usize)],
-    ) -> Result<()> {
+    fn prepare(&mut self, start: &NodeStart) -> Result<()> {
         self.absorb();
-        let decisions = Decisions::new(self.master.demands().len(), together, apart);
+        let decisions = Decisions::new(start.demands.len(), start.together, start.apart);
         let groups: Vec<Column> = decisions
             .groups
             .iter()
             .map(|members| members.iter().map(|&r| (r, 1.0)).collect())
             .collect();
         let mut filter = Filter::new(decisions);
+        let pool = start.pool;
         for col in pool[self.synced.min(pool.len())..].iter().chain(&groups) {
             let present = self
                 .index
@@ -251,7 +242,7 @@ impl TreeMaster {
     }
 
     /// Indexes the columns the master gained since the last call (by column generation).
-    pub(super) fn absorb(&mut self) {
+    fn absorb(&mut self) {
         for k in self.indexed..self.master.len() {
             self.index.insert(key(&self.master.columns()[k]), k);
         }
@@ -274,11 +265,10 @@ pub(super) fn node_lp<'a>(
     warm: bool,
     start: &NodeStart,
 ) -> Result<&'a mut CoveringMaster> {
-    let (demands, pool, together, apart) = (start.demands, start.pool, start.together, start.apart);
     if warm {
         match tree {
-            Some(t) => t.prepare(pool, together, apart)?,
-            None => *tree = Some(TreeMaster::new(demands, pool, together, apart)?),
+            Some(t) => t.prepare(start)?,
+            None => *tree = Some(TreeMaster::new(start)?),
         }
         Ok(&mut tree.as_mut().expect("made above").master)
     } else {

@@ -134,6 +134,7 @@ impl CoveringLp {
         let Some(&Some(c)) = self.lp_col.get(k) else {
             return Ok(());
         };
+        // Already as asked (`off` is the opposite of `enabled`).
         if self.off[k] != enabled {
             return Ok(());
         }
